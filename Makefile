@@ -14,7 +14,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,dask]"
 	touch $(STAMP)
 
 dashboard: $(STAMP)
