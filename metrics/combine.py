@@ -106,7 +106,7 @@ def f_alpha(p, r, alpha=0.5):
     return out
 
 
-def _check_average(average: str) -> str:
+def check_average(average: str) -> str:
     if average not in AVERAGES:
         raise ValueError(f"average must be one of {', '.join(AVERAGES)}, got {average!r}")
     return average
@@ -118,7 +118,7 @@ def _check_average(average: str) -> str:
 
 
 @dataclass(frozen=True)
-class _Curves:
+class Curves:
     """Campaign F_alpha curves of S systems, each a convex sum of hyperbolas in alpha."""
 
     U: np.ndarray  # (S, K) 1/R
@@ -148,9 +148,9 @@ class _Curves:
         return out
 
 
-def _curves_from_arrays(P: np.ndarray, R: np.ndarray, average: str) -> _Curves:
-    """Build :class:`_Curves` from (S, T) precision and recall arrays (NaN = not scored)."""
-    _check_average(average)
+def curves_from_arrays(P: np.ndarray, R: np.ndarray, average: str) -> Curves:
+    """Build :class:`Curves` from (S, T) precision and recall arrays (NaN = not scored)."""
+    check_average(average)
     P = np.asarray(P, dtype=np.float64)
     R = np.asarray(R, dtype=np.float64)
     valid = ~(np.isnan(P) | np.isnan(R))
@@ -168,7 +168,7 @@ def _curves_from_arrays(P: np.ndarray, R: np.ndarray, average: str) -> _Curves:
         U = np.where(pos, 1.0 / np.where(pos, R, 1.0), 1.0)
         V = np.where(pos, 1.0 / np.where(pos, P, 1.0) - 1.0 / np.where(pos, R, 1.0), 0.0)
         W = np.where(pos, 1.0 / np.maximum(n, 1)[:, None], 0.0)
-    return _Curves(U, V, W, defined)
+    return Curves(U, V, W, defined)
 
 
 def _pr_cube(table: pd.DataFrame, precision: str, recall: str, systems=None) -> ScoreCube:
@@ -177,9 +177,9 @@ def _pr_cube(table: pd.DataFrame, precision: str, recall: str, systems=None) -> 
     return score_cube(table, [precision, recall], systems=systems)
 
 
-def _curves(table, precision, recall, average, systems=None) -> tuple[ScoreCube, _Curves]:
+def _curves(table, precision, recall, average, systems=None) -> tuple[ScoreCube, Curves]:
     cube = _pr_cube(table, precision, recall, systems)
-    return cube, _curves_from_arrays(cube.values[:, :, 0], cube.values[:, :, 1], average)
+    return cube, curves_from_arrays(cube.values[:, :, 0], cube.values[:, :, 1], average)
 
 
 def campaign_f(
@@ -208,7 +208,7 @@ def campaign_f(
         Indexed by system (order of first appearance), named ``f``. Topics where a system lacks
         either metric are left out of its mean; a system with no scored topic gets NaN.
     """
-    _check_average(average)
+    check_average(average)
     cube, curves = _curves(table, precision, recall, average)
     vals = curves.values([float(alpha)])[:, 0]
     return pd.Series(vals, index=pd.Index(cube.systems, name="system"), name="f")
@@ -244,9 +244,9 @@ def f_curves(
 
 
 class _PairDiff:
-    """d(alpha) = A_i(alpha) - A_j(alpha) for two systems of a :class:`_Curves`."""
+    """d(alpha) = A_i(alpha) - A_j(alpha) for two systems of a :class:`Curves`."""
 
-    def __init__(self, curves: _Curves, i: int, j: int) -> None:
+    def __init__(self, curves: Curves, i: int, j: int) -> None:
         self.u = (curves.U[i], curves.U[j])
         self.v = (curves.V[i], curves.V[j])
         self.w = (curves.W[i], curves.W[j])
@@ -309,7 +309,7 @@ class _GridBounds:
     tr: np.ndarray  # (S, G-1) ... at the right end
 
 
-def _grid_bounds(curves: _Curves, grid: np.ndarray = _GRID) -> _GridBounds:
+def _grid_bounds(curves: Curves, grid: np.ndarray = _GRID) -> _GridBounds:
     vals = curves.values(grid)
     mids = 0.5 * (grid[:-1] + grid[1:])
     f_m = curves.values(mids)
@@ -317,12 +317,12 @@ def _grid_bounds(curves: _Curves, grid: np.ndarray = _GRID) -> _GridBounds:
     return _GridBounds(grid, vals, f_m + f_s * (grid[:-1] - mids), f_m + f_s * (grid[1:] - mids))
 
 
-def _pair_crossings(curves: _Curves, i: int, j: int, bounds: _GridBounds | None = None) -> list[float]:
+def _pair_crossings(curves: Curves, i: int, j: int, bounds: _GridBounds | None = None) -> list[float]:
     """Crossing points of systems i and j: alphas in (0, 1) where d changes sign."""
     if not (curves.defined[i] and curves.defined[j]):
         return []
     if bounds is None:
-        sub = _Curves(curves.U[[i, j]], curves.V[[i, j]], curves.W[[i, j]], curves.defined[[i, j]])
+        sub = Curves(curves.U[[i, j]], curves.V[[i, j]], curves.W[[i, j]], curves.defined[[i, j]])
         return _pair_crossings(sub, 0, 1, _grid_bounds(sub))
     grid = bounds.grid
     diff = _PairDiff(curves, i, j)
@@ -357,7 +357,7 @@ def _hidden_crossings(diff: _PairDiff, lo: float, hi: float, dlo: float, dhi: fl
     return [left, right]
 
 
-def _beats_matrix(curves: _Curves, grid: np.ndarray = _GRID, bounds: _GridBounds | None = None) -> np.ndarray:
+def _beats_matrix(curves: Curves, grid: np.ndarray = _GRID, bounds: _GridBounds | None = None) -> np.ndarray:
     """(S, S) bool: A_a(alpha) > A_b(alpha) for every alpha in [0, 1], certified (see module doc)."""
     S = curves.U.shape[0]
     bounds = _grid_bounds(curves, grid) if bounds is None else bounds
@@ -425,7 +425,7 @@ def crossings(
     list of float
         Sorted crossing points; empty when one curve stays above (or the curves coincide).
     """
-    _check_average(average)
+    check_average(average)
     cube, curves = _curves(table, precision, recall, average, systems=[a, b] if a != b else [a])
     if a == b:
         return []
@@ -434,7 +434,7 @@ def crossings(
     return _pair_crossings(curves, 0, 1)
 
 
-def _micro_crossing(curves: _Curves) -> list[float]:
+def _micro_crossing(curves: Curves) -> list[float]:
     if not curves.defined.all():
         return []
     pos = curves.W[:, 0] > 0
@@ -444,7 +444,7 @@ def _micro_crossing(curves: _Curves) -> list[float]:
     return [float(root[0])] if ok[0] else []
 
 
-def _micro_roots(curves: _Curves, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _micro_roots(curves: Curves, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Micro-averaged crossings of the pairs (i, j), closed form.
 
     With u = 1/R and u + v = 1/P of the topic means, 1/F_a - 1/F_b = (1 - alpha) d0 + alpha d1
@@ -480,7 +480,7 @@ def beats_all_alpha(
     so its sign on [0, 1] is decided at alpha = 0 and 1), or ``b``'s curve is identically 0
     while ``a``'s is not. Macro: certified by the convex tangent/chord bound (module docstring).
     """
-    _check_average(average)
+    check_average(average)
     if a == b:
         return False
     _, curves = _curves(table, precision, recall, average, systems=[a, b])
@@ -491,7 +491,7 @@ def beats_all_alpha(
 # All pairs at once: beats-for-all-alpha and crossings without a Python loop over pairs
 # ---------------------------------------------------------------------------------------------
 #
-# :func:`_all_pairs_alpha` answers, for every unordered pair (i, j), i < j, the same questions
+# :func:`all_pairs_alpha` answers, for every unordered pair (i, j), i < j, the same questions
 # as :func:`_beats_matrix` and :func:`_pair_crossings` / :func:`_micro_crossing`: the same
 # beats-for-all-alpha answers and the same crossings (found within the root tolerance):
 #
@@ -513,7 +513,7 @@ _RTOL = 4 * np.finfo(float).eps
 _PAIR_CELLS = 2_000_000  # pairs x grid points per chunk
 
 
-def _diff_values(curves: _Curves, I: np.ndarray, J: np.ndarray, x: np.ndarray) -> np.ndarray:
+def _diff_values(curves: Curves, I: np.ndarray, J: np.ndarray, x: np.ndarray) -> np.ndarray:
     """d(x_k) = A_{I_k}(x_k) - A_{J_k}(x_k), evaluated exactly as :class:`_PairDiff` does."""
     a = x[:, None]
     vi = (curves.W[I] / (curves.U[I] + a * curves.V[I])).sum(axis=1)
@@ -586,7 +586,7 @@ def _roots_vec(f, lo: np.ndarray, hi: np.ndarray, xtol: float = _XTOL, rtol: flo
 
 
 @dataclass(frozen=True)
-class _PairsAlpha:
+class PairsAlpha:
     """Alpha-free results of every unordered pair (i, j), i < j (in ``np.triu_indices`` order).
 
     ``beats[a, b]``: F_alpha(a) > F_alpha(b) for every alpha (certified). ``crossings``: an object
@@ -599,10 +599,10 @@ class _PairsAlpha:
     crossings: np.ndarray  # (n_pairs,) object: list of float
 
 
-def _all_pairs_alpha(curves: _Curves, average: str, bounds: _GridBounds | None = None,
-                     cells: int = _PAIR_CELLS) -> _PairsAlpha:
+def all_pairs_alpha(curves: Curves, average: str, bounds: _GridBounds | None = None,
+                     cells: int = _PAIR_CELLS) -> PairsAlpha:
     """Beats-for-all-alpha and crossings of every pair, vectorised over pairs (see above)."""
-    _check_average(average)
+    check_average(average)
     bounds = _grid_bounds(curves) if bounds is None else bounds
     grid, vals, tl, tr = bounds.grid, bounds.vals, bounds.tl, bounds.tr
     S = vals.shape[0]
@@ -691,7 +691,7 @@ def _all_pairs_alpha(curves: _Curves, average: str, bounds: _GridBounds | None =
     cross = np.empty(n_up, dtype=object)
     if average == "micro":
         _micro_all(curves, iu, ju, no_cross, cross)
-        return _PairsAlpha(iu, ju, beats, cross)
+        return PairsAlpha(iu, ju, beats, cross)
 
     p_all = np.concatenate(br_pair) if br_pair else np.zeros(0, dtype=np.int64)
     lo = np.concatenate(br_lo) if br_lo else np.zeros(0)
@@ -718,7 +718,7 @@ def _all_pairs_alpha(curves: _Curves, average: str, bounds: _GridBounds | None =
         cross[p] = []
     for p in np.flatnonzero(starts[1:] > starts[:-1]):
         cross[p] = [float(x) for x in vv[starts[p]:starts[p + 1]]]
-    return _PairsAlpha(iu, ju, beats, cross)
+    return PairsAlpha(iu, ju, beats, cross)
 
 
 def _lb_at(lb: np.ndarray, pk: np.ndarray) -> np.ndarray:
@@ -726,7 +726,7 @@ def _lb_at(lb: np.ndarray, pk: np.ndarray) -> np.ndarray:
     return np.take_along_axis(lb, np.minimum(pk, lb.shape[1] - 1), axis=1)
 
 
-def _micro_all(curves: _Curves, iu: np.ndarray, ju: np.ndarray, skip: np.ndarray, cross: np.ndarray) -> None:
+def _micro_all(curves: Curves, iu: np.ndarray, ju: np.ndarray, skip: np.ndarray, cross: np.ndarray) -> None:
     """:func:`_micro_crossing` for every pair (closed form, vectorised)."""
     pos = curves.W[:, 0] > 0
     flips, root = _micro_roots(curves, iu, ju)

@@ -49,6 +49,7 @@ import pandas as pd
 from scipy import special, stats
 
 from metrics.scores import metric_directions, score_cube
+from metrics.uir import DEFAULT_TOL, check_tol
 
 __all__ = [
     "TestResult",
@@ -60,12 +61,18 @@ __all__ = [
     "bootstrap_ci",
     "correct_pvalues",
     "pair_tests",
+    "pair_tests_cube",
     "pair_classes",
+    "metric_verdicts",
+    "VERDICTS",
 ]
 
 TESTS: tuple[str, ...] = ("wilcoxon", "t", "sign", "randomization")
 CORRECTIONS: tuple[str, ...] = ("holm", "bh", "none")
 PAIR_CLASSES: tuple[str, ...] = ("concordant", "opposite", "none", "worsening")
+#: Verdict of one metric of one ordered pair (:func:`metric_verdicts`).
+VERDICTS: tuple[str, ...] = ("improves", "worsens", "no significant difference")
+DEFAULT_LEVEL = 0.05
 DEFAULT_RESAMPLES = 10_000
 
 
@@ -249,8 +256,18 @@ def _run_rows(d: np.ndarray, test: str, rng: np.random.Generator, n_resamples: i
     return _randomization_rows(d, n_resamples, rng)
 
 
-def _run_with_gaps(d: np.ndarray, test: str, rng: np.random.Generator, n_resamples: int):
-    """Like :func:`_run_rows` for rows that may hold NaN (those topics are dropped per row)."""
+def _ties_within(d: np.ndarray, tol: float) -> np.ndarray:
+    """The differences with float noise (|d| <= ``tol``) set to an exact 0, as UIR counts them
+    as ties (NaN stays NaN)."""
+    with np.errstate(invalid="ignore"):
+        return np.where(np.abs(d) <= tol, 0.0, d)
+
+
+def _run_with_gaps(d: np.ndarray, test: str, rng: np.random.Generator, n_resamples: int,
+                   tol: float = DEFAULT_TOL):
+    """Like :func:`_run_rows` for rows that may hold NaN (those topics are dropped per row);
+    differences within ``tol`` are ties (:func:`_ties_within`)."""
+    d = _ties_within(d, tol)
     rows = d.shape[0]
     stat = np.full(rows, np.nan)
     p = np.full(rows, np.nan)
@@ -269,7 +286,8 @@ def _run_with_gaps(d: np.ndarray, test: str, rng: np.random.Generator, n_resampl
     return stat, p, loc, n_used
 
 
-def paired_test(x, y, test: str = "wilcoxon", seed=None, n_resamples: int = DEFAULT_RESAMPLES) -> TestResult:
+def paired_test(x, y, test: str = "wilcoxon", seed=None, n_resamples: int = DEFAULT_RESAMPLES,
+                tol: float = DEFAULT_TOL) -> TestResult:
     """Two-sided paired test of x against y over topics (SPEC §6).
 
     Parameters
@@ -282,6 +300,8 @@ def paired_test(x, y, test: str = "wilcoxon", seed=None, n_resamples: int = DEFA
     seed : int or numpy Generator, optional
         Randomness of the randomisation test.
     n_resamples : int, default 10000
+    tol : float, default 1e-9
+        Differences with |x - y| <= ``tol`` are ties (exact zeros), as in UIR.
 
     Returns
     -------
@@ -297,7 +317,7 @@ def paired_test(x, y, test: str = "wilcoxon", seed=None, n_resamples: int = DEFA
         raise ValueError("x and y must have at least one dimension (topics)")
     rng = np.random.default_rng(seed)
     d = (x - y).reshape(-1, x.shape[-1])
-    stat, p, _, _ = _run_with_gaps(d, test, rng, int(n_resamples))
+    stat, p, _, _ = _run_with_gaps(d, test, rng, int(n_resamples), check_tol(tol))
     if x.ndim == 1:
         return TestResult(float(stat[0]), float(p[0]))
     return TestResult(stat.reshape(x.shape[:-1]), p.reshape(x.shape[:-1]))
@@ -380,6 +400,7 @@ def pair_tests(
     systems: Sequence[str] | None = None,
     directions: Mapping[str, int] | None = None,
     family: str = "metric",
+    tol: float = DEFAULT_TOL,
 ) -> pd.DataFrame:
     """Paired test of every ordered pair of systems on every metric, vectorised over pairs.
 
@@ -397,6 +418,8 @@ def pair_tests(
     directions : mapping metric -> +1 / -1, optional
     family : {"metric", "all"}, default "metric"
         Correction family: the unordered pairs of one metric, or of all metrics together.
+    tol : float, default 1e-9
+        Per-topic differences with |d| <= ``tol`` are ties (exact zeros), as in UIR.
 
     Returns
     -------
@@ -413,12 +436,15 @@ def pair_tests(
         raise ValueError(f"family must be 'metric' or 'all', got {family!r}")
     metrics = [str(m) for m in metrics]
     cube = score_cube(table, metrics, systems=systems)
-    return _pair_tests_cube(cube, directions, test, correction, seed, n_resamples, family)
+    return pair_tests_cube(cube, directions, test, correction, seed, n_resamples, family, tol)
 
 
-def _pair_tests_cube(cube, directions, test, correction, seed, n_resamples, family="metric") -> pd.DataFrame:
+def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str = "wilcoxon",
+                    correction: str = "holm", seed=0, n_resamples: int = DEFAULT_RESAMPLES,
+                    family: str = "metric", tol: float = DEFAULT_TOL) -> pd.DataFrame:
     """:func:`pair_tests` on a ready :class:`~metrics.scores.ScoreCube`."""
     _check_test(test)
+    tol = check_tol(tol)
     dirs = np.asarray(metric_directions(cube.metrics, directions), dtype=np.float64)
     S, T, M = cube.values.shape
     iu, ju = np.triu_indices(S, k=1)
@@ -435,7 +461,7 @@ def _pair_tests_cube(cube, directions, test, correction, seed, n_resamples, fami
         for r0 in range(0, n_up, step):
             sl = slice(r0, min(n_up, r0 + step))
             d = X[iu[sl]] - X[ju[sl]]
-            s, p, lc, nu = _run_with_gaps(d, test, rng, int(n_resamples))
+            s, p, lc, nu = _run_with_gaps(d, test, rng, int(n_resamples), tol)
             stat[sl, m], pval[sl, m], loc[sl, m], n_used[sl, m] = s, p, lc, nu
             with np.errstate(invalid="ignore"):
                 delta[sl, m] = np.nanmean(d, axis=1) if d.size else np.nan
@@ -479,11 +505,32 @@ def _pair_tests_cube(cube, directions, test, correction, seed, n_resamples, fami
     return out
 
 
-def pair_classes(tests: pd.DataFrame, level: float = 0.05, corrected: bool = True) -> pd.DataFrame:
+def metric_verdicts(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
+                    corrected: bool = True) -> np.ndarray:
+    """Verdict of every row (ordered pair, metric) of :func:`pair_tests`.
+
+    ``"improves"`` when the p-value (corrected by default) is below ``level`` and ``direction``
+    is +1, ``"worsens"`` when it is below ``level`` and ``direction`` is -1, ``"no significant
+    difference"`` otherwise (a NaN p-value included). :func:`pair_classes` counts these verdicts,
+    so the class of a pair and the verdict of each of its metrics never disagree.
+
+    Returns
+    -------
+    ndarray of str
+        One of :data:`VERDICTS` per row of ``tests``.
+    """
+    col = "pvalue_corrected" if corrected else "pvalue"
+    with np.errstate(invalid="ignore"):
+        sig = (tests[col].to_numpy(dtype=np.float64) < level)
+    d = tests["direction"].to_numpy()
+    return np.select([sig & (d > 0), sig & (d < 0)], list(VERDICTS[:2]), VERDICTS[2]).astype(object)
+
+
+def pair_classes(tests: pd.DataFrame, level: float = DEFAULT_LEVEL, corrected: bool = True) -> pd.DataFrame:
     """Class of every ordered pair from its per-metric tests (SPEC §6; JAIR 2011 §5.2).
 
-    With "improves" = p < ``level`` and direction +1 and "worsens" = p < ``level`` and
-    direction -1 on a metric:
+    With the verdicts of :func:`metric_verdicts` ("improves" = p < ``level`` and direction +1,
+    "worsens" = p < ``level`` and direction -1 on a metric):
 
     * ``concordant``: at least one metric improves and none worsens;
     * ``opposite``: one metric improves and another worsens;
@@ -505,10 +552,9 @@ def pair_classes(tests: pd.DataFrame, level: float = 0.05, corrected: bool = Tru
     DataFrame
         ``system_a, system_b, n_improved, n_worsened, pair_class``, pairs in the order of ``tests``.
     """
-    col = "pvalue_corrected" if corrected else "pvalue"
-    sig = (tests[col] < level).to_numpy()
-    up = sig & (tests["direction"].to_numpy() > 0)
-    down = sig & (tests["direction"].to_numpy() < 0)
+    verdict = metric_verdicts(tests, level, corrected)
+    up = verdict == VERDICTS[0]
+    down = verdict == VERDICTS[1]
     g = pd.DataFrame({"system_a": tests["system_a"], "system_b": tests["system_b"],
                       "up": up.astype(np.int64), "down": down.astype(np.int64)})
     agg = g.groupby(["system_a", "system_b"], sort=False).sum().reset_index()

@@ -1,6 +1,6 @@
 """The vectorised comparison engine equals the per-pair routes it replaces, bit for bit.
 
-* :func:`metrics.combine._all_pairs_alpha` (every pair's beats-for-all-alpha and crossings at
+* :func:`metrics.combine.all_pairs_alpha` (every pair's beats-for-all-alpha and crossings at
   once, vectorised Brent) against :func:`_beats_matrix` + :func:`_pair_crossings` /
   :func:`_micro_crossing` pair by pair, on random tables and on near-tangent, hidden-crossing,
   tied and undefined curves;
@@ -30,12 +30,12 @@ from metrics.analyses import (
     threshold_curve,
 )
 from metrics.combine import (
-    _all_pairs_alpha,
+    all_pairs_alpha,
     _beats_matrix,
     _PairDiff,
     _roots_vec,
-    _Curves,
-    _curves_from_arrays,
+    Curves,
+    curves_from_arrays,
     _grid_bounds,
     _micro_crossing,
     _pair_crossings,
@@ -47,7 +47,7 @@ from metrics.significance import _wilcoxon_rows
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _per_pair(curves: _Curves, average: str):
+def _per_pair(curves: Curves, average: str):
     """The per-pair route compare() used before vectorisation."""
     bounds = _grid_bounds(curves)
     beats = _beats_matrix(curves, bounds=bounds)
@@ -58,7 +58,7 @@ def _per_pair(curves: _Curves, average: str):
             if beats[i, j] or beats[j, i]:
                 cross[i, j] = []
             elif average == "micro":
-                sub = _Curves(curves.U[[i, j]], curves.V[[i, j]], curves.W[[i, j]], curves.defined[[i, j]])
+                sub = Curves(curves.U[[i, j]], curves.V[[i, j]], curves.W[[i, j]], curves.defined[[i, j]])
                 cross[i, j] = _micro_crossing(sub)
             else:
                 cross[i, j] = _pair_crossings(curves, i, j, bounds)
@@ -66,9 +66,9 @@ def _per_pair(curves: _Curves, average: str):
 
 
 def _assert_same_route(P: np.ndarray, R: np.ndarray, average: str, cells: int = 2_000_000) -> int:
-    curves = _curves_from_arrays(P, R, average)
+    curves = curves_from_arrays(P, R, average)
     beats, cross = _per_pair(curves, average)
-    got = _all_pairs_alpha(curves, average, cells=cells)
+    got = all_pairs_alpha(curves, average, cells=cells)
     np.testing.assert_array_equal(got.beats, beats)
     n = 0
     for k, (i, j) in enumerate(zip(got.iu.tolist(), got.ju.tolist())):
@@ -142,7 +142,7 @@ def test_all_pairs_equal_per_pair_near_tangent_and_degenerate(average):
     n = _assert_same_route(P, R, average)
     if average == "macro":
         # the +1e-6 dip really holds two crossings found between grid points
-        cr = _all_pairs_alpha(_curves_from_arrays(P, R, average), average)
+        cr = all_pairs_alpha(curves_from_arrays(P, R, average), average)
         k = 0  # pair (0, 1)
         assert len(cr.crossings[k]) == 2 and 0.5 < cr.crossings[k][0] < cr.crossings[k][1] < 0.51
     assert n > 0

@@ -11,7 +11,7 @@ import pytest
 from scipy.optimize import minimize_scalar
 
 from metrics.combine import (
-    _curves_from_arrays,
+    curves_from_arrays,
     _grid_bounds,
     _pair_crossings,
     beats_all_alpha,
@@ -129,7 +129,7 @@ def test_macro_two_crossings_hand_worked():
     # on a grid {0, 1} only, both crossings are hidden between grid points and still found
     P = np.array([[0.5, 0.5], [1.0, 0.25]])
     R = np.array([[0.5, 0.5], [0.25, 1.0]])
-    curves = _curves_from_arrays(P, R, "macro")
+    curves = curves_from_arrays(P, R, "macro")
     coarse = _grid_bounds(curves, np.array([0.0, 1.0]))
     assert _pair_crossings(curves, 0, 1, coarse) == pytest.approx(got, abs=1e-12)
 
