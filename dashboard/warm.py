@@ -72,17 +72,16 @@ def preimport() -> None:
 
 def _warm(path: str | None) -> None:
     try:
-        from dashboard.state import DEMO_PATH, _mtime_id  # noqa: PLC0415
+        from dashboard.sources import campaign_key, demo_source, scores_key  # noqa: PLC0415
         from metrics.evaluate import evaluate  # noqa: PLC0415
         from metrics.io import load  # noqa: PLC0415
         from metrics.registry import METRIC_PAIRS  # noqa: PLC0415
 
-        p = Path(path).expanduser().resolve() if path else DEMO_PATH
-        cid = _mtime_id(p)
-        campaign = submit(("campaign", cid, str(p), ()), load, str(p)).result()
+        src = demo_source(Path(path) if path else None)
+        campaign = submit(campaign_key(src), load, src.path).result()
         if campaign.has_clusterings:
             metric_names = tuple(next(iter(METRIC_PAIRS.values())))
-            submit(("scores", cid, str(p), (), False, metric_names), evaluate, campaign,
+            submit(scores_key(src, False, metric_names), evaluate, campaign,
                    list(metric_names), "penalize")
     except Exception:  # noqa: BLE001 - a warm-up failure only costs time
         _LOG.debug("warm-up failed", exc_info=True)

@@ -53,7 +53,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq
 
 from metrics.scores import ScoreCube, score_cube
 
@@ -274,30 +273,6 @@ class _PairDiff:
         return min(f_m + f_s * (lo - m) - s_lo, f_m + f_s * (hi - m) - s_hi)
 
 
-def _hidden_sign_change(diff: _PairDiff, lo: float, hi: float, d_lo: float, d_hi: float, sign: int):
-    """Search [lo, hi] (where sign*d > 0 at both ends) for a point with sign*d < 0.
-
-    Returns the point, or None when sign*d > 0 is certified on the interval (or d only
-    touches 0 to within rounding).
-    """
-    stack = [(lo, hi, d_lo, d_hi)]
-    while stack:
-        a, b, da, db = stack.pop()
-        if diff.lower_bound(a, b, sign, da, db) > 0:
-            continue
-        if b - a < _MIN_WIDTH:
-            continue
-        m = 0.5 * (a + b)
-        dm = diff(m)
-        if sign * dm < 0:
-            return m, dm
-        if sign * dm == 0:
-            continue  # touches zero: not a sign change; the halves around it are skipped
-        stack.append((m, b, dm, db))
-        stack.append((a, m, da, dm))
-    return None
-
-
 @dataclass(frozen=True)
 class _GridBounds:
     """Curve values on the grid and, per interval, the tangent at its midpoint evaluated at both
@@ -317,91 +292,55 @@ def _grid_bounds(curves: Curves, grid: np.ndarray = _GRID) -> _GridBounds:
     return _GridBounds(grid, vals, f_m + f_s * (grid[:-1] - mids), f_m + f_s * (grid[1:] - mids))
 
 
-def _pair_crossings(curves: Curves, i: int, j: int, bounds: _GridBounds | None = None) -> list[float]:
-    """Crossing points of systems i and j: alphas in (0, 1) where d changes sign."""
-    if not (curves.defined[i] and curves.defined[j]):
-        return []
-    if bounds is None:
-        sub = Curves(curves.U[[i, j]], curves.V[[i, j]], curves.W[[i, j]], curves.defined[[i, j]])
-        return _pair_crossings(sub, 0, 1, _grid_bounds(sub))
-    grid = bounds.grid
-    diff = _PairDiff(curves, i, j)
-    vi, vj = bounds.vals[i], bounds.vals[j]
-    d_grid = vi - vj
-    # certified lower bounds of d and of -d on every grid interval
-    lb_pos = np.minimum(bounds.tl[i] - vj[:-1], bounds.tr[i] - vj[1:])
-    lb_neg = np.minimum(bounds.tl[j] - vi[:-1], bounds.tr[j] - vi[1:])
-    out: list[float] = []
-    nz = np.flatnonzero(d_grid != 0)
-    # sign changes between consecutive non-zero grid values
-    for k0, k1 in zip(nz[:-1], nz[1:]):
-        lo, hi, dlo, dhi = grid[k0], grid[k1], d_grid[k0], d_grid[k1]
-        if dlo * dhi < 0:
-            out.append(float(brentq(diff, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps)))
-        elif k1 == k0 + 1:
-            if (lb_pos[k0] if dlo > 0 else lb_neg[k0]) > 0:
-                continue  # no sign change possible in this interval
-            out.extend(_hidden_crossings(diff, lo, hi, dlo, dhi))
-    return sorted(out)
+def _bisect(diff: _PairDiff, lo: float, hi: float, d_lo: float, d_hi: float, sign: int,
+            touching: bool) -> tuple[float, float] | None:
+    """The one bisection of this module: search [lo, hi], where ``sign * d > 0`` at both ends,
+    for a point where the sign fails.
 
+    Intervals whose certified lower bound (:meth:`_PairDiff.lower_bound`) is positive are
+    dropped; the others are halved. ``touching=False`` looks for ``sign * d < 0`` (a sign
+    change: a point between a hidden pair of crossings), skipping points where d is exactly 0
+    and intervals narrower than 1e-10. ``touching=True`` looks for ``sign * d <= 0`` (d is not
+    strictly positive), and an interval still uncertified at width 1e-10 counts as found (d
+    is zero to within rounding there).
 
-def _hidden_crossings(diff: _PairDiff, lo: float, hi: float, dlo: float, dhi: float) -> list[float]:
-    """Pairs of crossings hidden between two grid points where d has the same sign."""
-    sign = 1 if dlo > 0 else -1
-    found = _hidden_sign_change(diff, lo, hi, dlo, dhi, sign)
-    if found is None:
-        return []
-    m, dm = found
-    left = float(brentq(diff, lo, m, xtol=1e-13, rtol=4 * np.finfo(float).eps))
-    right = float(brentq(diff, m, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps))
-    return [left, right]
-
-
-def _beats_matrix(curves: Curves, grid: np.ndarray = _GRID, bounds: _GridBounds | None = None) -> np.ndarray:
-    """(S, S) bool: A_a(alpha) > A_b(alpha) for every alpha in [0, 1], certified (see module doc)."""
-    S = curves.U.shape[0]
-    bounds = _grid_bounds(curves, grid) if bounds is None else bounds
-    grid, vals, tl, tr = bounds.grid, bounds.vals, bounds.tl, bounds.tr
-    out = np.zeros((S, S), dtype=bool)
-    defined = curves.defined
-    for a in range(S):
-        if not defined[a]:
-            continue
-        d = vals[a][None, :] - vals  # (S, G): d_{a,b} on the grid
-        ok = np.all(d > 0, axis=1) & defined
-        ok[a] = False
-        cand = np.flatnonzero(ok)
-        if cand.size == 0:
-            continue
-        lb = np.minimum(tl[a][None, :] - vals[cand, :-1], tr[a][None, :] - vals[cand, 1:])
-        for ci, b in enumerate(cand):
-            bad = np.flatnonzero(lb[ci] <= 0)
-            if bad.size == 0:
-                out[a, b] = True
-                continue
-            diff = _PairDiff(curves, a, b)
-            out[a, b] = not any(
-                _touches_zero(diff, grid[k], grid[k + 1], d[b, k], d[b, k + 1]) for k in bad
-            )
-    return out
-
-
-def _touches_zero(diff: _PairDiff, lo: float, hi: float, dlo: float, dhi: float) -> bool:
-    """True when d reaches 0 (within rounding) somewhere in [lo, hi] without a certified bound."""
-    stack = [(lo, hi, dlo, dhi)]
+    Returns
+    -------
+    (alpha, d(alpha)) or None
+        A point where the sign fails, or None when ``sign * d > 0`` is certified on [lo, hi].
+    """
+    stack = [(lo, hi, d_lo, d_hi)]
     while stack:
         a, b, da, db = stack.pop()
-        if diff.lower_bound(a, b, 1, da, db) > 0:
+        if diff.lower_bound(a, b, sign, da, db) > 0:
             continue
         if b - a < _MIN_WIDTH:
-            return True
+            if touching:
+                return a, da
+            continue
         m = 0.5 * (a + b)
         dm = diff(m)
-        if dm <= 0:
-            return True
+        if sign * dm < 0 or (touching and dm == 0):
+            return m, dm
+        if dm == 0:
+            continue  # touches zero: not a sign change; the halves around it are skipped
         stack.append((m, b, dm, db))
         stack.append((a, m, da, dm))
-    return False
+    return None
+
+
+def _hidden_crossings(curves: Curves, i: int, j: int, lo: float, hi: float, dlo: float,
+                      dhi: float) -> list[float]:
+    """The pair of crossings hidden between two grid points where d has the same sign, if any:
+    :func:`_bisect` finds a point of the other sign, :func:`_roots_vec` refines both brackets."""
+    found = _bisect(_PairDiff(curves, i, j), lo, hi, dlo, dhi, 1 if dlo > 0 else -1, False)
+    if found is None:
+        return []
+    m = found[0]
+    I, J = np.array([i, i]), np.array([j, j])
+    roots = _roots_vec(lambda x, idx: _diff_values(curves, I[idx], J[idx], x),
+                       np.array([lo, m]), np.array([m, hi]))
+    return [float(roots[0]), float(roots[1])]
 
 
 def crossings(
@@ -414,10 +353,10 @@ def crossings(
 ) -> list[float]:
     """Alphas in (0, 1) where the campaign F_alpha curves of ``a`` and ``b`` cross (SPEC §4).
 
-    Macro: the difference is evaluated on the grid 0, 0.01, ..., 1; every sign change is refined
-    with :func:`scipy.optimize.brentq` (xtol 1e-13); between two grid points of equal sign the
-    certified convex bound of the module docstring rules out -- or finds -- a hidden pair of
-    crossings. Micro: ``1/F_a - 1/F_b`` is affine in alpha, so there is at most one crossing,
+    :func:`all_pairs_alpha` on the two systems. Macro: the difference is evaluated on the grid
+    0, 0.01, ..., 1; every sign change is refined by :func:`_roots_vec` (xtol 1e-13); between two
+    grid points of equal sign the certified convex bound of the module docstring rules out -- or
+    finds -- a hidden pair of crossings. Micro: ``1/F_a - 1/F_b`` is affine in alpha, so there is at most one crossing,
     ``alpha* = (1/R_b - 1/R_a) / ((1/P_a - 1/R_a) - (1/P_b - 1/R_b))``.
 
     Returns
@@ -426,22 +365,11 @@ def crossings(
         Sorted crossing points; empty when one curve stays above (or the curves coincide).
     """
     check_average(average)
-    cube, curves = _curves(table, precision, recall, average, systems=[a, b] if a != b else [a])
     if a == b:
+        _curves(table, precision, recall, average, systems=[a])  # validates the names
         return []
-    if average == "micro":
-        return _micro_crossing(curves)
-    return _pair_crossings(curves, 0, 1)
-
-
-def _micro_crossing(curves: Curves) -> list[float]:
-    if not curves.defined.all():
-        return []
-    pos = curves.W[:, 0] > 0
-    if not pos.all():
-        return []  # a constant-zero curve never crosses a positive one (F > 0 on [0, 1])
-    ok, root = _micro_roots(curves, np.array([0]), np.array([1]))
-    return [float(root[0])] if ok[0] else []
+    _, curves = _curves(table, precision, recall, average, systems=[a, b])
+    return list(all_pairs_alpha(curves, average).crossings[0])
 
 
 def _micro_roots(curves: Curves, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -484,29 +412,30 @@ def beats_all_alpha(
     if a == b:
         return False
     _, curves = _curves(table, precision, recall, average, systems=[a, b])
-    return bool(_beats_matrix(curves)[0, 1])
+    return bool(all_pairs_alpha(curves, average).beats[0, 1])
 
 
 # ---------------------------------------------------------------------------------------------
 # All pairs at once: beats-for-all-alpha and crossings without a Python loop over pairs
 # ---------------------------------------------------------------------------------------------
 #
-# :func:`all_pairs_alpha` answers, for every unordered pair (i, j), i < j, the same questions
-# as :func:`_beats_matrix` and :func:`_pair_crossings` / :func:`_micro_crossing`: the same
-# beats-for-all-alpha answers and the same crossings (found within the root tolerance):
+# :func:`all_pairs_alpha` answers, for every unordered pair (i, j), i < j, whether one curve is
+# above the other for every alpha and where they cross; :func:`crossings` and
+# :func:`beats_all_alpha` call it on two systems. (A scalar per-pair reference route with
+# ``scipy.optimize.brentq`` lives in the tests, ``tests/alpha_reference.py``, and gives the same
+# answers and the same crossings within the root tolerance.)
 #
 # * the grid values d = A_i - A_j and the certified convex lower bounds of d and -d on every grid
 #   interval are (n_pairs x n_grid) arrays, built in chunks of pairs to bound memory;
 # * a pair beats the other for all alpha when d > 0 on the whole grid and every interval bound
-#   is positive; the rare intervals whose bound is not positive go through the same scalar
-#   bisection as before (:func:`_touches_zero`), so the answer keeps its exactness argument;
+#   is positive; the rare intervals whose bound is not positive go through the scalar
+#   bisection :func:`_bisect`, so the answer keeps its exactness argument;
 # * sign changes of d between consecutive non-zero grid values bracket the crossings; all
 #   brackets are refined together by :func:`_roots_vec` (vectorised Illinois regula falsi with the
-#   tolerance of the per-pair ``scipy.optimize.brentq`` calls, so both routes agree within
-#   2e-13 + 1e-15 alpha); intervals where d keeps its sign at
-#   both ends but whose certified bound is not positive (possible hidden pair of crossings,
-#   near-tangent curves) use the scalar :func:`_hidden_crossings`, as before;
-# * micro averaging: the closed form of :func:`_micro_crossing`, vectorised.
+#   tolerance xtol 1e-13, rtol 4 eps); intervals where d keeps its sign at both ends but whose
+#   certified bound is not positive (possible hidden pair of crossings, near-tangent curves)
+#   go through :func:`_hidden_crossings` (:func:`_bisect`, then :func:`_roots_vec`);
+# * micro averaging: the closed form of :func:`_micro_roots`, vectorised.
 
 _XTOL = 1e-13
 _RTOL = 4 * np.finfo(float).eps
@@ -531,8 +460,8 @@ def _roots_vec(f, lo: np.ndarray, hi: np.ndarray, xtol: float = _XTOL, rtol: flo
     function value is halved, which keeps the convergence superlinear. Every third step is a
     bisection, so each bracket at least halves every three steps whatever the function. A
     bracket is done when f is exactly 0 at the new point or the bracket is narrower than
-    ``2 (xtol + rtol |x|)`` — the tolerance :func:`scipy.optimize.brentq` is called with in the
-    per-pair route, so both routes agree within it.
+    ``2 (xtol + rtol |x|)`` -- the tolerance of :func:`scipy.optimize.brentq` with the same
+    ``xtol`` and ``rtol``.
 
     Parameters
     ----------
@@ -640,7 +569,7 @@ def all_pairs_alpha(curves: Curves, average: str, bounds: _GridBounds | None = N
                 diff = _PairDiff(curves, a, b)
                 dd = sgn * d[r]
                 beats[a, b] = not any(
-                    _touches_zero(diff, grid[k], grid[k + 1], dd[k], dd[k + 1])
+                    _bisect(diff, grid[k], grid[k + 1], dd[k], dd[k + 1], 1, True) is not None
                     for k in np.flatnonzero(lb[r] <= 0)
                 )
         skip = beats[I, J] | beats[J, I] | ~(defined[I] & defined[J])
@@ -705,7 +634,7 @@ def all_pairs_alpha(curves: Curves, average: str, bounds: _GridBounds | None = N
         i, j = int(iu[p]), int(ju[p])
         dlo = vals[i, k] - vals[j, k]
         dhi = vals[i, k + 1] - vals[j, k + 1]
-        found = _hidden_crossings(_PairDiff(curves, i, j), grid[k], grid[k + 1], dlo, dhi)
+        found = _hidden_crossings(curves, i, j, grid[k], grid[k + 1], dlo, dhi)
         if found:
             pairs_list.append(np.full(len(found), p))
             vals_list.append(np.asarray(found, dtype=np.float64))
@@ -727,7 +656,8 @@ def _lb_at(lb: np.ndarray, pk: np.ndarray) -> np.ndarray:
 
 
 def _micro_all(curves: Curves, iu: np.ndarray, ju: np.ndarray, skip: np.ndarray, cross: np.ndarray) -> None:
-    """:func:`_micro_crossing` for every pair (closed form, vectorised)."""
+    """Micro-averaged crossings of every pair (closed form of :func:`_micro_roots`): a constant-zero
+    curve never crosses a positive one (F > 0 on [0, 1])."""
     pos = curves.W[:, 0] > 0
     flips, root = _micro_roots(curves, iu, ju)
     ok = ~skip & pos[iu] & pos[ju] & flips

@@ -1,8 +1,8 @@
 """The vectorised comparison engine equals the per-pair routes it replaces, bit for bit.
 
 * :func:`metrics.combine.all_pairs_alpha` (every pair's beats-for-all-alpha and crossings at
-  once, vectorised Brent) against :func:`_beats_matrix` + :func:`_pair_crossings` /
-  :func:`_micro_crossing` pair by pair, on random tables and on near-tangent, hidden-crossing,
+  once, vectorised Brent) against :func:`beats_matrix` + :func:`pair_crossings` /
+  :func:`micro_crossing` pair by pair, on random tables and on near-tangent, hidden-crossing,
   tied and undefined curves;
 * the Wilcoxon kernel (one ranking, scipy's normal approximation) against
   :func:`scipy.stats.wilcoxon` row by row;
@@ -29,16 +29,14 @@ from metrics.analyses import (
     comparison_core,
     threshold_curve,
 )
+from alpha_reference import beats_matrix, micro_crossing, pair_crossings
 from metrics.combine import (
     all_pairs_alpha,
-    _beats_matrix,
     _PairDiff,
     _roots_vec,
     Curves,
     curves_from_arrays,
     _grid_bounds,
-    _micro_crossing,
-    _pair_crossings,
     f_alpha,
 )
 from metrics.significance import _wilcoxon_rows
@@ -50,7 +48,7 @@ from metrics.significance import _wilcoxon_rows
 def _per_pair(curves: Curves, average: str):
     """The per-pair route compare() used before vectorisation."""
     bounds = _grid_bounds(curves)
-    beats = _beats_matrix(curves, bounds=bounds)
+    beats = beats_matrix(curves, bounds=bounds)
     S = curves.U.shape[0]
     cross = {}
     for i in range(S):
@@ -59,9 +57,9 @@ def _per_pair(curves: Curves, average: str):
                 cross[i, j] = []
             elif average == "micro":
                 sub = Curves(curves.U[[i, j]], curves.V[[i, j]], curves.W[[i, j]], curves.defined[[i, j]])
-                cross[i, j] = _micro_crossing(sub)
+                cross[i, j] = micro_crossing(sub)
             else:
-                cross[i, j] = _pair_crossings(curves, i, j, bounds)
+                cross[i, j] = pair_crossings(curves, i, j, bounds)
     return beats, cross
 
 

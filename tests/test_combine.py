@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from scipy.optimize import minimize_scalar
 
+from alpha_reference import pair_crossings
 from metrics.combine import (
     curves_from_arrays,
     _grid_bounds,
-    _pair_crossings,
     beats_all_alpha,
     campaign_f,
     crossings,
@@ -131,7 +131,7 @@ def test_macro_two_crossings_hand_worked():
     R = np.array([[0.5, 0.5], [0.25, 1.0]])
     curves = curves_from_arrays(P, R, "macro")
     coarse = _grid_bounds(curves, np.array([0.0, 1.0]))
-    assert _pair_crossings(curves, 0, 1, coarse) == pytest.approx(got, abs=1e-12)
+    assert pair_crossings(curves, 0, 1, coarse) == pytest.approx(got, abs=1e-12)
 
 
 def test_no_crossing_for_identical_or_dominating_systems():
