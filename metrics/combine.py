@@ -1,5 +1,5 @@
 """Combining a precision-like and a recall-like metric: F_alpha, campaign scores, F_alpha curves,
-crossing points and "a beats b for every alpha" (SPEC §4).
+crossing points and "a beats b for every alpha" (docs/measures.md §4).
 
 F_alpha is van Rijsbergen's effectiveness measure as used by Amigó, Gonzalo, Artiles and Verdejo
 (2011, "Combining evaluation metrics via the unanimous improvement ratio and its application to
@@ -33,7 +33,7 @@ convex). A topic with P = 0 or R = 0 contributes the constant 0, also convex. He
   evaluation of F (relative error about 1e-15); an interval still unresolved at width 1e-10
   means min d is zero to within rounding and counts as "not strictly better" (False).
 
-Choices SPEC leaves open, made here
+Choices the papers leave open, made here
 ----------------------------------
 * "a beats b for every alpha" is *strict*: F_alpha(a) > F_alpha(b) for every alpha in [0, 1]
   (the endpoints included), as in the JAIR paper (F_alpha(a) > F_alpha(b) for all alpha).
@@ -188,7 +188,7 @@ def campaign_f(
     alpha: float = 0.5,
     average: str = "macro",
 ) -> pd.Series:
-    """Campaign F_alpha of every system (SPEC §4).
+    """Campaign F_alpha of every system (docs/measures.md §4).
 
     Parameters
     ----------
@@ -220,7 +220,7 @@ def f_curves(
     alphas: Sequence[float] | None = None,
     average: str = "macro",
 ) -> pd.DataFrame:
-    """Campaign F_alpha of every system over a grid of alphas (SPEC §4).
+    """Campaign F_alpha of every system over a grid of alphas (docs/measures.md §4).
 
     Returns
     -------
@@ -351,7 +351,7 @@ def crossings(
     recall: str,
     average: str = "macro",
 ) -> list[float]:
-    """Alphas in (0, 1) where the campaign F_alpha curves of ``a`` and ``b`` cross (SPEC §4).
+    """Alphas in (0, 1) where the campaign F_alpha curves of ``a`` and ``b`` cross (docs/measures.md §4).
 
     :func:`all_pairs_alpha` on the two systems. Macro: the difference is evaluated on the grid
     0, 0.01, ..., 1; every sign change is refined by :func:`_roots_vec` (xtol 1e-13); between two
@@ -402,7 +402,7 @@ def beats_all_alpha(
     recall: str,
     average: str = "macro",
 ) -> bool:
-    """True when F_alpha(a) > F_alpha(b) for every alpha in [0, 1] (SPEC §4), decided exactly.
+    """True when F_alpha(a) > F_alpha(b) for every alpha in [0, 1] (docs/measures.md §4), decided exactly.
 
     Micro: iff mean precision and mean recall of ``a`` are both higher (1/F is affine in alpha,
     so its sign on [0, 1] is decided at alpha = 0 and 1), or ``b``'s curve is identically 0

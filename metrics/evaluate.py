@@ -1,6 +1,6 @@
-"""A campaign → the per-topic score table ``system, topic, metric, value`` (SPEC §1, §3).
+"""A campaign → the per-topic score table ``system, topic, metric, value`` (docs/measures.md §1, §3).
 
-For each system, the run is aligned with the gold under the missing-item policy (SPEC §2), the
+For each system, the run is aligned with the gold under the missing-item policy (docs/measures.md §2), the
 contingency tables of all its topics are built once (:func:`metrics.contingency.build_contingency`)
 and every requested metric is derived from them, vectorised across topics. Overlapping
 clusterings send BCubed and Reliability/Sensitivity through :mod:`metrics.cluster.overlap`.
@@ -26,11 +26,11 @@ from metrics.cluster.overlap import extended_bcubed
 from metrics.contingency import Contingency, build_contingency
 from metrics.errors import UnanimityError
 from metrics.registry import MetricSpec, parse_metrics
+from metrics.scores import SCORE_COLUMNS
 
 __all__ = ["evaluate", "contingency_table", "SystemScorer", "score_clusterings",
            "SCORE_COLUMNS"]
 
-SCORE_COLUMNS = ["system", "topic", "metric", "value"]
 
 
 class SystemScorer:
@@ -133,7 +133,7 @@ def evaluate(
     metrics : str or sequence of str / MetricSpec
         ``"bcubed_precision,v_measure(beta=2)"`` or a list of names or specs.
     missing : {"penalize", "singleton", "error"}
-        Missing-item policy (SPEC §2).
+        Missing-item policy (docs/measures.md §2).
     systems : sequence of str, optional
         A subset of the campaign's systems (default: all, in campaign order).
 
@@ -168,7 +168,7 @@ def evaluate(
         "topic": np.tile(np.repeat(np.asarray(campaign.topics, dtype=object), n_m), len(names)),
         "metric": np.tile(np.asarray([str(s) for s in specs], dtype=object), len(names) * n_t),
         "value": blocks.reshape(-1),
-    }, columns=SCORE_COLUMNS)
+    }, columns=list(SCORE_COLUMNS))
 
 
 def contingency_table(

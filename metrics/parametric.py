@@ -123,7 +123,7 @@ def parametric_uir(
     directions: Mapping[str, int] | None = None,
     seed: int = DEFAULT_SEED,
 ) -> float:
-    """Parametric UIR (JAIR 2011 §8; SPEC §5).
+    """Parametric UIR (JAIR 2011 §8; docs/measures.md §5).
 
     The per-topic differences D_x = x(a) - x(b) (oriented, topics with a missing score left out)
     are fitted by a multivariate normal N(mu, Sigma) (sample mean, covariance with ddof = 1), and

@@ -6,7 +6,7 @@ Metrics are small declarative records registered by a canonical name (the ir_mea
 known ones. The registry holds metadata only; the kernels live in :mod:`metrics.cluster` and
 :mod:`metrics.evaluate` maps each name to its kernel.
 
-Every metric is per topic (SPEC §3); averaging over topics is a separate step.
+Every metric is per topic (docs/measures.md §3); averaging over topics is a separate step.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ __all__ = [
     "parse_metric",
     "parse_metrics",
     "split_metric_list",
-    "NON_OVERLAPPING_METRICS",
 ]
 
 
@@ -47,13 +46,13 @@ class MetricInfo:
     description : str
         One line in words.
     formula : str
-        The formula, in the notation of SPEC §3 (n_ij = |L_i ∩ C_j|, classes L, clusters C).
+        The formula, in the notation of docs/measures.md §3 (n_ij = |L_i ∩ C_j|, classes L, clusters C).
     reference : str
         The paper that defines it.
     params : dict
         Parameters and their defaults (``{"beta": 1.0}``).
     overlap_aware : bool
-        True when the metric has a definition for overlapping clusterings (SPEC §3); False when
+        True when the metric has a definition for overlapping clusterings (docs/measures.md §3); False when
         it is computed on the (item, class, cluster) expansion of the contingency table, which
         equals the plain definition without overlap (see :mod:`metrics.contingency`).
     """
@@ -160,9 +159,6 @@ _INFOS: tuple[MetricInfo, ...] = (
 
 _REGISTRY: dict[str, MetricInfo] = {m.name: m for m in _INFOS}
 
-#: Metrics that are computed from the contingency table alone when nothing overlaps
-#: (every metric of SPEC §3).
-NON_OVERLAPPING_METRICS: tuple[str, ...] = tuple(_REGISTRY)
 
 #: The standard precision-like / recall-like pairs (for the dashboard and the F_α combination).
 METRIC_PAIRS: dict[str, tuple[str, str]] = {
@@ -237,7 +233,7 @@ class MetricSpec:
         return self.info.direction
 
 
-_SPEC_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
+_NAME_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
 def _unknown(name: str) -> UnanimityError:
@@ -276,7 +272,7 @@ def parse_metric(text: str | MetricSpec) -> MetricSpec:
     """
     if isinstance(text, MetricSpec):
         return text
-    m = _SPEC_RE.match(str(text))
+    m = _NAME_RE.match(str(text))
     if not m:
         raise UnanimityError(f"cannot read metric {text!r}; expected name or name(param=value)")
     name, args = m.group(1), m.group(2)

@@ -1,4 +1,4 @@
-"""Paired significance tests over topics, multiple-comparison correction and pair classes (SPEC §6).
+"""Paired significance tests over topics, multiple-comparison correction and pair classes (docs/measures.md §6).
 
 Every test is paired over topics: for systems a and b and one metric, the sample is the
 per-topic difference d_t = x_t(a) - x_t(b). Topics where either score is missing are dropped.
@@ -29,7 +29,7 @@ statistic (Wilcoxon: R+ - R-; sign: n+ - n-; t and randomisation: the mean), tur
 oriented difference. A pair is improved significantly on a metric when its p-value
 (corrected by default) is below ``level`` (0.05) and ``direction`` is +1.
 
-Correction (choice SPEC leaves open)
+Correction (a choice the papers leave open)
 ------------------------------------
 Holm or Benjamini-Hochberg across all the pairs of the campaign, **per metric** by default
 (``family="metric"``; ``family="all"`` pools the metrics). (a, b) and (b, a) are the same
@@ -288,7 +288,7 @@ def _run_with_gaps(d: np.ndarray, test: str, rng: np.random.Generator, n_resampl
 
 def paired_test(x, y, test: str = "wilcoxon", seed=None, n_resamples: int = DEFAULT_RESAMPLES,
                 tol: float = DEFAULT_TOL) -> TestResult:
-    """Two-sided paired test of x against y over topics (SPEC §6).
+    """Two-sided paired test of x against y over topics (docs/measures.md §6).
 
     Parameters
     ----------
@@ -527,7 +527,7 @@ def metric_verdicts(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
 
 
 def pair_classes(tests: pd.DataFrame, level: float = DEFAULT_LEVEL, corrected: bool = True) -> pd.DataFrame:
-    """Class of every ordered pair from its per-metric tests (SPEC §6; JAIR 2011 §5.2).
+    """Class of every ordered pair from its per-metric tests (docs/measures.md §6; JAIR 2011 §5.2).
 
     With the verdicts of :func:`metric_verdicts` ("improves" = p < ``level`` and direction +1,
     "worsens" = p < ``level`` and direction -1 on a metric):

@@ -1,4 +1,4 @@
-"""Unanimous improvement and the Unanimous Improvement Ratio (SPEC §5).
+"""Unanimous improvement and the Unanimous Improvement Ratio (docs/measures.md §5).
 
 Amigó, Gonzalo, Artiles and Verdejo (2011), "Combining evaluation metrics via the unanimous
 improvement ratio and its application to clustering tasks", JAIR 42, §3-§4 and §8 (parametric
@@ -25,13 +25,13 @@ disagree is in neither (**metric-biased**). The three counts reported with the v
 
 so that ``UIR = (n_a_better - n_b_better) / n_topics``.
 
-Choices SPEC leaves open, made here
+Choices the papers leave open, made here
 ----------------------------------
 * **Missing scores.** A topic where any metric of X is NaN for a or for b is left out of T for
   that pair and counted in ``n_missing`` (``n_topics`` counts the topics used). A pair with no
   usable topic has UIR NaN.
 * **Reference system** of a: ``argmax_s UIR(s, a)`` over s != a, kept only where that maximum
-  is >= ``threshold`` (SPEC: >=; the WePS paper's table writes "> 0.25"). Ties for the maximum
+  is >= ``threshold`` (>=, docs/measures.md §5; the WePS paper's table writes "> 0.25"). Ties for the maximum
   go to the system listed first. **Improved systems** of a: every s != a with
   UIR(a, s) >= threshold, in system order.
 * **Parametric UIR**: see :mod:`metrics.parametric`.
@@ -166,7 +166,7 @@ def uir(
     tol: float = DEFAULT_TOL,
     directions: Mapping[str, int] | None = None,
 ) -> UIRResult:
-    """Unanimous Improvement Ratio of system ``a`` over system ``b`` (SPEC §5).
+    """Unanimous Improvement Ratio of system ``a`` over system ``b`` (docs/measures.md §5).
 
     Parameters
     ----------
@@ -358,7 +358,7 @@ def uir_matrix(
     systems: Sequence[str] | None = None,
     directions: Mapping[str, int] | None = None,
 ) -> UIRMatrix:
-    """UIR of every ordered pair of systems, fully vectorised (SPEC §5).
+    """UIR of every ordered pair of systems, fully vectorised (docs/measures.md §5).
 
     Same definitions as :func:`uir`. Cost O(S^2 T M) integer comparisons in blocks of rows
     (no Python loop over pairs); memory O(S T M + block).
@@ -390,7 +390,7 @@ def uir_matrix(
 
 
 def reference_systems(matrix: UIRMatrix, threshold: float = DEFAULT_THRESHOLD) -> pd.DataFrame:
-    """Reference system and improved systems of every system (SPEC §5; WePS paper, Table 5).
+    """Reference system and improved systems of every system (docs/measures.md §5; WePS paper, Table 5).
 
     Parameters
     ----------

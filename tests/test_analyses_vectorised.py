@@ -218,7 +218,7 @@ def test_wilcoxon_rows_equal_scipy_per_row(n):
 def _reference_threshold_curve(pairs: pd.DataFrame) -> pd.DataFrame:
     """The loop the vectorised threshold curve replaced."""
     u = pairs["uir"].to_numpy(dtype=np.float64)
-    total = int(u.size)  # every ordered pair, undefined UIR included (SPEC §6)
+    total = int(u.size)  # every ordered pair, undefined UIR included (docs/measures.md §6)
     cls = pairs["pair_class"].to_numpy(dtype=object)
     has_cls = np.array([c is not None and c == c and c != "" for c in cls])
     beats = pairs["beats_all_alpha"].to_numpy(dtype=bool)

@@ -1,4 +1,4 @@
-"""F_alpha, campaign scores, F_alpha curves, crossings and "beats for every alpha" (SPEC §4)."""
+"""F_alpha, campaign scores, F_alpha curves, crossings and "beats for every alpha" (docs/measures.md §4)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_f_alpha_hand_values():
 def test_f_alpha_zero_and_nan():
     assert f_alpha(0.0, 0.7) == 0.0
     assert f_alpha(0.7, 0.0) == 0.0
-    assert f_alpha(0.7, 0.0, alpha=1.0) == 0.0  # SPEC: 0 when P or R is 0 (continuous in alpha)
+    assert f_alpha(0.7, 0.0, alpha=1.0) == 0.0  # docs/measures.md §4: 0 when P or R is 0 (continuous in alpha)
     assert math.isnan(f_alpha(float("nan"), 0.5))
     out = f_alpha(np.array([0.5, 0.0, 1.0]), np.array([0.5, 0.3, 1.0]), alpha=np.array([[0.0], [1.0]]))
     assert out.shape == (2, 3)

@@ -1,4 +1,4 @@
-"""Unanimous improvement, UIR, parametric UIR and reference systems (SPEC §5)."""
+"""Unanimous improvement, UIR, parametric UIR and reference systems (docs/measures.md §5)."""
 
 from __future__ import annotations
 
