@@ -20,6 +20,7 @@ cached resource, and only the cheap alpha / threshold step reruns when those sli
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -33,7 +34,7 @@ __all__ = [
     "campaign", "campaign_info", "metric_pairs", "metric_names", "score_table", "Table", "table",
     "default_pair", "ranking", "curves", "pair_topics", "pair_topic_frame", "comparison",
     "pair_report", "contingency", "constraints", "metric_infos", "rank_moves",
-    "testbed_rankings", "cross_testbed", "leaderboard", "PREDICTOR_LABELS",
+    "testbed_rankings", "cross_testbed", "leaderboard", "PREDICTOR_LABELS", "measure_reference",
 ]
 
 BASELINE_NAMES = "all"  # every baseline metrics.baselines offers
@@ -341,6 +342,24 @@ def constraints() -> pd.DataFrame:
     from metrics.constraints import check_constraints  # noqa: PLC0415
 
     return check_constraints()
+
+
+MEASURES_DOC = Path(__file__).resolve().parents[1] / "docs" / "measures.md"
+
+
+@st.cache_data(show_spinner=False)
+def measure_reference() -> list[tuple[str, str]]:
+    """``docs/measures.md`` split at its ``## `` headings: ``[(title, markdown), ...]``, the
+    first item being the introduction (title ""); [] when the file is absent."""
+    if not MEASURES_DOC.exists():
+        return []
+    text = MEASURES_DOC.read_text(encoding="utf-8")
+    parts = text.split("\n## ")
+    out = [("", parts[0].split("\n", 1)[1] if "\n" in parts[0] else "")]
+    for part in parts[1:]:
+        title, _, body = part.partition("\n")
+        out.append((title.strip(), body))
+    return out
 
 
 @st.cache_data(show_spinner=False)

@@ -10,6 +10,8 @@ float noise is a tie in the paired tests (the RepLab pair of the issue).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -132,3 +134,28 @@ def test_float_noise_is_a_tie_in_the_paired_tests(replab_bcubed):
     raw = pair_tests(replab_bcubed, [P, R], correction="none", systems=[a, b], tol=0.0)
     rraw = raw[(raw["system_a"] == a) & (raw["metric"] == P)].iloc[0]
     assert rraw["pvalue"] == pytest.approx(stats.wilcoxon(d).pvalue, rel=1e-12)
+
+
+def test_the_page_renders_the_pair_view_of_the_report(demo_campaign, replab_bcubed):
+    """The Compare page, run headlessly on the bundled campaign: its cards and its test table are
+    exactly ``pair_view`` of the report's row of the selected pair."""
+    pytest.importorskip("streamlit")
+    from streamlit.testing.v1 import AppTest
+
+    app = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
+    at = AppTest.from_file(app, default_timeout=180)
+    at.run()
+    at.switch_page("views/compare.py").run()
+    assert not at.exception and not at.error
+    sel = at.session_state["_selection"]
+    for a, b in ((sel.a, sel.b), (sel.b, sel.a)):
+        at.selectbox(key="a").set_value(a)
+        at.selectbox(key="b").set_value(b).run()
+        assert not at.exception and not at.error
+        rep = compare(replab_bcubed, P, R).pair(a, b)
+        cards = pair_view.summary_cards(rep)
+        shown = [(m.label, m.value) for m in at.metric]
+        assert shown[:5] == [(c.label, c.value) for c in cards]
+        table = [d.value for d in at.dataframe if "verdict" in d.value.columns][0]
+        want = pair_view.tests_frame(rep)
+        pd.testing.assert_frame_equal(table.reset_index(drop=True), want, check_dtype=False)
