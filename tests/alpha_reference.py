@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from metrics.combine import Curves, _grid_bounds, _GridBounds, _micro_roots, _PairDiff
+from metrics.alpha import _grid_bounds, _GridBounds, _micro_roots, _PairDiff
+from metrics.curves import Curves
 
 _MIN_WIDTH = 1e-10
 _GRID = np.arange(101) / 100.0

@@ -30,15 +30,9 @@ from metrics.analyses import (
     threshold_curve,
 )
 from alpha_reference import beats_matrix, micro_crossing, pair_crossings
-from metrics.combine import (
-    all_pairs_alpha,
-    _PairDiff,
-    _roots_vec,
-    Curves,
-    curves_from_arrays,
-    _grid_bounds,
-    f_alpha,
-)
+from metrics.alpha import _grid_bounds, _PairDiff, _roots_vec, all_pairs_alpha
+from metrics.combine import f_alpha
+from metrics.curves import Curves, curves_from_arrays
 from metrics.significance import _wilcoxon_rows
 
 

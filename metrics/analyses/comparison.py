@@ -46,7 +46,8 @@ from metrics.analyses.threshold import (
     threshold_curve,
     threshold_frame,
 )
-from metrics.combine import Curves, all_pairs_alpha, check_average, curves_from_arrays
+from metrics.alpha import all_pairs_alpha
+from metrics.curves import Curves, check_average, curves_from_arrays
 from metrics.parametric import parametric_matrix
 from metrics.scores import metric_directions, score_cube, validate_score_table
 from metrics.significance import (

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.analyses.common import check_alpha, means, ranks
-from metrics.combine import check_average, curves_from_arrays
+from metrics.curves import check_average, curves_from_arrays
 from metrics.scores import score_cube
 
 __all__ = ["ranking", "rank_moves", "testbed_rankings", "TestbedRankings"]

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.analyses.common import THRESHOLDS, dedupe, sub_cube, uir_metric_list
-from metrics.combine import check_average, curves_from_arrays
+from metrics.curves import check_average, curves_from_arrays
 from metrics.parametric import parametric_matrix
 from metrics.scores import ScoreCube, metric_directions, score_cube
 from metrics.uir import DEFAULT_TOL, check_tol, uir_matrix_cube

@@ -18,7 +18,7 @@ import argparse
 
 import pandas as pd
 
-from metrics.combine import AVERAGES
+from metrics.curves import AVERAGES
 from metrics.commands.common import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
 from metrics.evaluate import evaluate
