@@ -33,7 +33,7 @@ from alpha_reference import beats_matrix, micro_crossing, pair_crossings
 from metrics.alpha import _grid_bounds, _PairDiff, _roots_vec, all_pairs_alpha
 from metrics.combine import f_alpha
 from metrics.curves import Curves, curves_from_arrays
-from metrics.significance import _wilcoxon_rows
+from metrics.paired import _wilcoxon_rows
 
 
 # --- helpers ---------------------------------------------------------------------------------
