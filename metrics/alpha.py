@@ -1,6 +1,9 @@
 """The exact alpha analysis: for every pair of campaign F_alpha curves, is one above the other for
 every alpha in [0, 1], and where do they cross (docs/measures.md §4)? Vectorised over pairs.
 
+(Size: one argument -- the certified convex bound, its bisection and the vectorised root
+finder -- that only makes sense read together; about 430 lines.)
+
 Why the alpha questions can be answered exactly
 -----------------------------------------------
 For fixed P, R > 0, ``1 / F_alpha = 1/R + alpha (1/P - 1/R)`` is *affine* in alpha and positive on

@@ -1,5 +1,8 @@
 """Unanimous improvement and the Unanimous Improvement Ratio (docs/measures.md §5).
 
+(Size: the per-pair and all-pairs UIR share their definitions and tie rule, so they stay in one
+module of about 440 lines; parametric UIR is in :mod:`metrics.parametric`.)
+
 Amigó, Gonzalo, Artiles and Verdejo (2011), "Combining evaluation metrics via the unanimous
 improvement ratio and its application to clustering tasks", JAIR 42, §3-§4 and §8 (parametric
 UIR); Amigó, Artiles and Gonzalo, "The unanimous improvement ratio" (WePS), §3 and §5 (reference
