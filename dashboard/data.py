@@ -27,7 +27,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import warm
-from dashboard.sources import Source, campaign_key, scores_key
+from dashboard.sources import Source, campaign_key, comparison_key, scores_key, table_key
 from dashboard.state import Selection
 
 __all__ = [
@@ -178,12 +178,11 @@ def table(sel: Selection, beds: tuple[str, ...] | None = None, all_beds: bool = 
     """
     src = sel.source
     full = score_table(src, sel.baselines, sel.metrics)
-    base = f"{src.cid}|bl={int(sel.baselines)}|{sel.precision}|{sel.recall}"
     chosen = () if all_beds else (sel.bed_filter if beds is None else tuple(sorted(beds)))
+    key = table_key(src, sel.baselines, sel.precision, sel.recall, chosen)
     if not chosen:
-        return Table(base + "|beds=*", full, sel.precision, sel.recall)
+        return Table(key, full, sel.precision, sel.recall)
     c = campaign(src, sel.baselines)
-    key = base + "|beds=" + ",".join(chosen)
     return Table(key, _filtered(key, full, c.topic_testbeds(), chosen), sel.precision, sel.recall,
                  chosen)
 
@@ -253,6 +252,9 @@ def _comparison_core(tkey: str, _t: pd.DataFrame, p: str, r: str, test: str, cor
     it is only read, by :func:`_comparison`."""
     from metrics.analyses import comparison_core  # noqa: PLC0415
 
+    pre = warm.take(comparison_key(tkey, test, correction, average))
+    if pre is not None:
+        return pre
     return comparison_core(_t, p, r, test=test, correction=correction, average=average,
                            testbeds=_testbeds)
 

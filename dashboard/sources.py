@@ -20,7 +20,8 @@ import streamlit as st
 import metrics
 
 __all__ = ["DEMO_PATH", "DEMO_KEY", "CLI_KEY", "Source", "sources", "cli_path", "mtime_id",
-           "register_upload", "forget_upload", "campaign_key", "scores_key", "demo_source"]
+           "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
+           "comparison_key", "demo_source"]
 
 DEMO_PATH = Path(metrics.__file__).resolve().parents[1] / "demo_data" / "replab2013"
 DEMO_KEY = "replab2013"
@@ -115,6 +116,19 @@ def campaign_key(src: Source) -> tuple:
 def scores_key(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> tuple:
     """Key of a campaign's score table on ``metric_names``."""
     return ("scores", src.cid, src.path, tuple(src.runs), bool(baselines), tuple(metric_names))
+
+
+def table_key(src: Source, baselines: bool, precision: str, recall: str,
+              beds: tuple[str, ...] = ()) -> str:
+    """Key of the score table of a metric pair restricted to test beds (() = all topics): the
+    string every analysis of that table is cached under."""
+    base = f"{src.cid}|bl={int(baselines)}|{precision}|{recall}"
+    return base + "|beds=" + (",".join(beds) if beds else "*")
+
+
+def comparison_key(tkey: str, test: str, correction: str, average: str) -> tuple:
+    """Key of the alpha-free comparison core of a table."""
+    return ("comparison", tkey, test, correction, average)
 
 
 # ------------------------------------------------------------------------------------------------

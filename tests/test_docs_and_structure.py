@@ -124,7 +124,15 @@ def test_no_module_level_import_cycle_in_metrics():
 def test_warm_start_publishes_under_the_dashboards_cache_keys():
     pytest.importorskip("streamlit")
     from dashboard import warm
-    from dashboard.sources import DEMO_KEY, campaign_key, scores_key, sources
+    from dashboard.sources import (
+        DEMO_KEY,
+        campaign_key,
+        comparison_key,
+        scores_key,
+        sources,
+        table_key,
+    )
+    from metrics.analyses import ComparisonCore
     from metrics.registry import METRIC_PAIRS
 
     warm._warm(None)
@@ -133,3 +141,5 @@ def test_warm_start_publishes_under_the_dashboards_cache_keys():
     pair = tuple(next(iter(METRIC_PAIRS.values())))
     scores = warm.take(scores_key(src, False, pair))
     assert scores is not None and set(scores["metric"]) == set(pair)
+    core = warm.take(comparison_key(table_key(src, False, *pair), "wilcoxon", "holm", "macro"))
+    assert isinstance(core, ComparisonCore) and core.beds is not None
