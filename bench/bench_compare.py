@@ -1,4 +1,4 @@
-"""Comparison-engine benchmarks (issue: comparison engine, SPEC §4-6).
+"""Comparison-engine benchmarks (issue: comparison engine, docs/measures.md §4-6).
 
 * ``uir_all_pairs_400x1000``: the UIR matrix of 400 systems x 1,000 topics x 2 metrics, from the
   score table (target <= 2 s); ratio = time of a straightforward per-pair numpy loop / ours.

@@ -19,7 +19,7 @@ if str(_ROOT) not in sys.path:  # run as a script: make ``dashboard`` and ``metr
 
 import streamlit as st  # noqa: E402
 
-from dashboard import state  # noqa: E402
+from dashboard import sidebar, state  # noqa: E402
 from dashboard.ui import guard  # noqa: E402
 
 _VIEWS = Path(__file__).resolve().parent / "views"
@@ -43,7 +43,7 @@ st.session_state.pop("_selection", None)
 st.sidebar.markdown("### :material/balance: Unanimity")
 ok = False
 with guard("Loading the campaign"):
-    state.sidebar_ui()
+    sidebar.sidebar_ui()
     ok = True
 
 pages = [

@@ -1,7 +1,10 @@
 """Cached calls into the ``metrics`` package: one cached call per computation.
 
-Nothing here computes a metric: every number comes from ``metrics``. This module only loads,
-selects rows (a test-bed filter, a pair of systems) and reshapes results for the figures.
+Nothing here computes a metric, a test, a verdict or a ranking: every number comes from
+``metrics``, and every page's pairwise numbers from one cached comparison
+(:func:`comparison`: ``metrics.analyses.comparison_core`` plus the alpha / threshold step) and
+its report. This module only loads, selects rows (a test-bed filter, a pair of systems) and
+reshapes results for the figures.
 
 Caching
 -------
@@ -17,23 +20,23 @@ cached resource, and only the cheap alpha / threshold step reruns when those sli
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from dashboard import warm
-from dashboard.state import Selection, Source
+from dashboard.sources import Source, campaign_key, comparison_key, scores_key, table_key
+from dashboard.state import Selection
 
 __all__ = [
     "campaign", "campaign_info", "metric_pairs", "metric_names", "score_table", "Table", "table",
-    "default_pair", "ranking", "curves", "uir_matrix", "references", "crossings", "pair_uir",
-    "parametric_uir", "pair_topics", "pair_tests", "comparison", "contingency", "constraints",
-    "metric_infos", "rank_moves", "testbed_rankings", "cross_testbed", "leaderboard",
+    "default_pair", "ranking", "curves", "pair_topics", "pair_topic_frame", "comparison",
+    "pair_report", "contingency", "constraints", "metric_infos", "rank_moves",
+    "testbed_rankings", "cross_testbed", "leaderboard", "PREDICTOR_LABELS", "measure_reference",
 ]
 
-TESTS = ("wilcoxon", "t", "sign", "randomization")
-CORRECTIONS = ("holm", "bh", "none")
 BASELINE_NAMES = "all"  # every baseline metrics.baselines offers
 
 
@@ -46,7 +49,7 @@ BASELINE_NAMES = "all"  # every baseline metrics.baselines offers
 def _load(cid: str, path: str, runs: tuple[str, ...]):
     from metrics.io import load, load_files  # noqa: PLC0415
 
-    pre = warm.take(("campaign", cid, path, runs))
+    pre = warm.take(campaign_key(Source("", "", path, cid, runs)))
     if pre is not None:
         return pre
     if runs:
@@ -126,10 +129,10 @@ def _evaluate(cid: str, path: str, runs: tuple[str, ...], baselines: bool,
               metric_names: tuple[str, ...]) -> pd.DataFrame:
     from metrics.evaluate import evaluate  # noqa: PLC0415
 
-    pre = warm.take(("scores", cid, path, runs, bool(baselines), tuple(metric_names)))
+    src = Source("", "", path, cid, runs)
+    pre = warm.take(scores_key(src, baselines, metric_names))
     if pre is not None:
         return pre
-    src = Source("", "", path, cid, runs)
     return evaluate(campaign(src, baselines), list(metric_names), missing="penalize")
 
 
@@ -151,6 +154,7 @@ class Table:
     frame: pd.DataFrame
     precision: str
     recall: str
+    beds: tuple[str, ...] = ()  # the test beds it is restricted to; () = all topics
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -174,13 +178,13 @@ def table(sel: Selection, beds: tuple[str, ...] | None = None, all_beds: bool = 
     """
     src = sel.source
     full = score_table(src, sel.baselines, sel.metrics)
-    base = f"{src.cid}|bl={int(sel.baselines)}|{sel.precision}|{sel.recall}"
     chosen = () if all_beds else (sel.bed_filter if beds is None else tuple(sorted(beds)))
+    key = table_key(src, sel.baselines, sel.precision, sel.recall, chosen)
     if not chosen:
-        return Table(base + "|beds=*", full, sel.precision, sel.recall)
+        return Table(key, full, sel.precision, sel.recall)
     c = campaign(src, sel.baselines)
-    key = base + "|beds=" + ",".join(chosen)
-    return Table(key, _filtered(key, full, c.topic_testbeds(), chosen), sel.precision, sel.recall)
+    return Table(key, _filtered(key, full, c.topic_testbeds(), chosen), sel.precision, sel.recall,
+                 chosen)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -212,68 +216,6 @@ def curves(t: Table, average: str) -> pd.DataFrame:
     return _curves(t.key, t.frame, t.precision, t.recall, average)
 
 
-@st.cache_data(show_spinner="Computing the UIR of every pair\u2026", max_entries=64)
-def _uir_matrix(tkey: str, _t: pd.DataFrame, p: str, r: str):
-    from metrics.uir import uir_matrix as _um  # noqa: PLC0415
-
-    return _um(_t, [p, r])
-
-
-def uir_matrix(t: Table):
-    """``metrics.uir.uir_matrix`` of the pair's two metrics."""
-    return _uir_matrix(t.key, t.frame, t.precision, t.recall)
-
-
-@st.cache_data(show_spinner=False, max_entries=256)
-def _references(tkey: str, _t: pd.DataFrame, p: str, r: str, threshold: float) -> pd.DataFrame:
-    from metrics.uir import reference_systems  # noqa: PLC0415
-
-    return reference_systems(_uir_matrix(tkey, _t, p, r), threshold)
-
-
-def references(t: Table, threshold: float) -> pd.DataFrame:
-    """Reference system, its UIR and the improved systems of every system."""
-    return _references(t.key, t.frame, t.precision, t.recall, round(float(threshold), 4))
-
-
-@st.cache_data(show_spinner=False, max_entries=512)
-def _crossings(tkey: str, _t: pd.DataFrame, a: str, b: str, p: str, r: str, average: str):
-    from metrics.combine import crossings as _cx  # noqa: PLC0415
-
-    return list(_cx(_t, a, b, p, r, average=average))
-
-
-def crossings(t: Table, a: str, b: str, average: str) -> list[float]:
-    return _crossings(t.key, t.frame, a, b, t.precision, t.recall, average)
-
-
-@st.cache_data(show_spinner=False, max_entries=512)
-def _beats(tkey: str, _t: pd.DataFrame, a: str, b: str, p: str, r: str, average: str) -> bool:
-    from metrics.combine import beats_all_alpha  # noqa: PLC0415
-
-    return bool(beats_all_alpha(_t, a, b, p, r, average=average))
-
-
-def beats_all_alpha(t: Table, a: str, b: str, average: str) -> bool:
-    return _beats(t.key, t.frame, a, b, t.precision, t.recall, average)
-
-
-def pair_uir(t: Table, a: str, b: str):
-    """UIRResult of (a, b), read from the cached matrix."""
-    return uir_matrix(t).result(a, b)
-
-
-@st.cache_data(show_spinner=False, max_entries=512)
-def _parametric(tkey: str, _t: pd.DataFrame, a: str, b: str, p: str, r: str) -> float:
-    from metrics.uir import parametric_uir as _pu  # noqa: PLC0415
-
-    return float(_pu(_t, a, b, [p, r]))
-
-
-def parametric_uir(t: Table, a: str, b: str) -> float:
-    return _parametric(t.key, t.frame, a, b, t.precision, t.recall)
-
-
 @st.cache_data(show_spinner=False, max_entries=512)
 def _pair_topics(tkey: str, _t: pd.DataFrame, a: str, b: str, p: str, r: str) -> pd.DataFrame:
     from metrics.analyses import pair_topics as _pt  # noqa: PLC0415
@@ -302,18 +244,6 @@ def pair_topic_frame(t: Table, a: str, b: str) -> pd.DataFrame:
     return out[out["winner"] != "missing"].reset_index(drop=True)
 
 
-@st.cache_data(show_spinner="Running the significance tests\u2026", max_entries=32)
-def _pair_tests(tkey: str, _t: pd.DataFrame, p: str, r: str, test: str, correction: str):
-    from metrics.significance import pair_tests as _ptests  # noqa: PLC0415
-
-    return _ptests(_t, [p, r], test=test, correction=correction, seed=0)
-
-
-def pair_tests(t: Table, test: str = "wilcoxon", correction: str = "holm") -> pd.DataFrame:
-    """Per-metric paired tests of every pair, corrected across all pairs of the campaign."""
-    return _pair_tests(t.key, t.frame, t.precision, t.recall, test, correction)
-
-
 @st.cache_resource(show_spinner="Comparing every pair of systems\u2026", max_entries=8)
 def _comparison_core(tkey: str, _t: pd.DataFrame, p: str, r: str, test: str, correction: str,
                      average: str, _testbeds: dict | None):
@@ -322,6 +252,9 @@ def _comparison_core(tkey: str, _t: pd.DataFrame, p: str, r: str, test: str, cor
     it is only read, by :func:`_comparison`."""
     from metrics.analyses import comparison_core  # noqa: PLC0415
 
+    pre = warm.take(comparison_key(tkey, test, correction, average))
+    if pre is not None:
+        return pre
     return comparison_core(_t, p, r, test=test, correction=correction, average=average,
                            testbeds=_testbeds)
 
@@ -329,21 +262,29 @@ def _comparison_core(tkey: str, _t: pd.DataFrame, p: str, r: str, test: str, cor
 @st.cache_data(show_spinner=False, max_entries=32)
 def _comparison(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
                 test: str, correction: str, average: str, _testbeds: dict | None):
-    from metrics.analyses import CampaignComparison  # noqa: PLC0415
+    from metrics.analyses import comparison_at  # noqa: PLC0415
 
     core = _comparison_core(tkey, _t, p, r, test, correction, average, _testbeds)
-    return CampaignComparison.from_core(core, alpha, threshold)
+    return comparison_at(core, alpha, threshold)
 
 
-def comparison(sel: Selection, t: Table, test: str = "wilcoxon", correction: str = "holm"):
-    """``metrics.analyses.compare`` of the selection (the engine's full campaign report).
+def comparison(sel: Selection, t: Table):
+    """``metrics.analyses.compare`` of the selection on table ``t`` (the campaign report every
+    page reads), with the selection's test and correction.
 
     Two cache levels: the alpha-free core (:func:`_comparison_core`) and the cheap alpha /
     threshold step on top of it, so moving the alpha or threshold slider does not redo the
     pairwise work."""
     beds = campaign(sel.source, sel.baselines).topic_testbeds()
+    if len(t.beds or sel.all_testbeds) < 2:
+        beds = None  # the cross-test-bed prediction needs two test beds in the table
     return _comparison(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
-                       round(sel.threshold, 4), test, correction, sel.average, beds)
+                       round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
+
+
+def pair_report(sel: Selection, t: Table):
+    """The report's row of the selected pair (A, B): ``metrics.analyses.PairReport``."""
+    return comparison(sel, t).pair(sel.a, sel.b)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -358,42 +299,29 @@ def rank_moves(t: Table, alpha1: float, alpha2: float, average: str) -> pd.DataF
                        average)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _cross_testbed(tkey: str, _t: pd.DataFrame, p: str, r: str, _beds: dict, alpha: float,
-                   average: str):
-    from metrics.analyses import cross_testbed_prediction  # noqa: PLC0415
-
-    return cross_testbed_prediction(_t, p, r, _beds, alpha=alpha, average=average)
-
-
 PREDICTOR_LABELS = {"uir": "UIR", "uir_param": "parametric UIR", "delta_f": "\u0394F"}
 
 
-def cross_testbed(sel: Selection, t: Table) -> pd.DataFrame:
-    beds = campaign(sel.source, sel.baselines).topic_testbeds()
-    return _cross_testbed(t.key, t.frame, t.precision, t.recall, beds, round(sel.alpha, 4),
-                          sel.average)
+def cross_testbed(sel: Selection) -> pd.DataFrame | None:
+    """The cross-test-bed prediction of the comparison on all topics (None without beds)."""
+    return comparison(sel, table(sel, all_beds=True)).cross_testbed
 
 
-def testbed_rankings(sel: Selection) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Rank and F of every system on all topics and on each test bed (one ranking call each).
+@st.cache_data(show_spinner=False, max_entries=64)
+def _testbed_rankings(tkey: str, _t: pd.DataFrame, p: str, r: str, _beds: dict, alpha: float,
+                      average: str):
+    from metrics.analyses import testbed_rankings as _tr  # noqa: PLC0415
 
-    Returns
-    -------
-    (ranks, f) : DataFrames
-        Index system (overall rank order), columns ``all`` then each test bed.
-    """
+    return _tr(_t, p, r, _beds, alpha=alpha, average=average)
+
+
+def testbed_rankings(sel: Selection):
+    """``metrics.analyses.testbed_rankings`` on all topics: ``.ranks`` and ``.f``, index system
+    (overall rank order), columns ``all`` then each test bed."""
     full = table(sel, all_beds=True)
-    ranks, fs = {}, {}
-    overall = ranking(full, sel.alpha, sel.average)
-    ranks["all"] = overall.set_index("system")["rank"]
-    fs["all"] = overall.set_index("system")["f"]
-    for bed in sel.all_testbeds:
-        t = table(sel, beds=(bed,))
-        rk = ranking(t, sel.alpha, sel.average).set_index("system")
-        ranks[bed], fs[bed] = rk["rank"], rk["f"]
-    order = overall.sort_values("rank")["system"].tolist()
-    return (pd.DataFrame(ranks).reindex(order), pd.DataFrame(fs).reindex(order))
+    beds = campaign(sel.source, sel.baselines).topic_testbeds() or {}
+    return _testbed_rankings(full.key, full.frame, full.precision, full.recall, beds,
+                             round(sel.alpha, 4), sel.average)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -416,6 +344,24 @@ def constraints() -> pd.DataFrame:
     from metrics.constraints import check_constraints  # noqa: PLC0415
 
     return check_constraints()
+
+
+MEASURES_DOC = Path(__file__).resolve().parents[1] / "docs" / "measures.md"
+
+
+@st.cache_data(show_spinner=False)
+def measure_reference() -> list[tuple[str, str]]:
+    """``docs/measures.md`` split at its ``## `` headings: ``[(title, markdown), ...]``, the
+    first item being the introduction (title ""); [] when the file is absent."""
+    if not MEASURES_DOC.exists():
+        return []
+    text = MEASURES_DOC.read_text(encoding="utf-8")
+    parts = text.split("\n## ")
+    out = [("", parts[0].split("\n", 1)[1] if "\n" in parts[0] else "")]
+    for part in parts[1:]:
+        title, _, body = part.partition("\n")
+        out.append((title.strip(), body))
+    return out
 
 
 @st.cache_data(show_spinner=False)
@@ -447,10 +393,7 @@ def default_pair(sel: Selection) -> tuple[list[str], str, str]:
 
 
 def leaderboard(sel: Selection, t: Table) -> pd.DataFrame:
-    """Ranking at alpha joined with reference systems and improved-system counts."""
-    rk = ranking(t, sel.alpha, sel.average)
-    ref = references(t, sel.threshold)
-    ref = ref.assign(n_improved=ref["improved_systems"].map(len))
-    out = rk.merge(ref[["system", "reference_system", "reference_uir", "n_improved",
-                        "improved_systems"]], on="system", how="left")
-    return out.sort_values("rank").reset_index(drop=True)
+    """The report's systems table (ranking at alpha with reference systems and improved-system
+    counts), sorted by rank, with ``f`` the campaign F_alpha."""
+    systems = comparison(sel, t).systems.rename(columns={"f_alpha": "f"})
+    return systems.sort_values("rank", kind="stable").reset_index(drop=True)

@@ -2,8 +2,9 @@
 
 ``unanimity dashboard`` starts Streamlit through :mod:`dashboard.serve`, which calls
 :func:`start` before handing over to ``streamlit run``. A background thread imports the heavy
-modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on and
-scores it on the default metric pair. The first session then finds them here instead of
+modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on,
+scores it on the default metric pair and computes the alpha-free comparison core every page reads.
+The keys come from :mod:`dashboard.sources`, the one owner of the dashboard's cache keys. The first session then finds them here instead of
 computing them (``dashboard.data`` asks :func:`take` before computing), so the first chart
 appears within a few seconds of opening the page. Nothing is computed here that the dashboard
 would not compute itself, with the same ``metrics`` calls.
@@ -72,18 +73,34 @@ def preimport() -> None:
 
 def _warm(path: str | None) -> None:
     try:
-        from dashboard.state import DEMO_PATH, _mtime_id  # noqa: PLC0415
+        from dashboard.sources import (  # noqa: PLC0415
+            campaign_key,
+            comparison_key,
+            demo_source,
+            scores_key,
+            table_key,
+        )
+        from dashboard.state import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415
+        from metrics.analyses import comparison_core  # noqa: PLC0415
         from metrics.evaluate import evaluate  # noqa: PLC0415
         from metrics.io import load  # noqa: PLC0415
         from metrics.registry import METRIC_PAIRS  # noqa: PLC0415
 
-        p = Path(path).expanduser().resolve() if path else DEMO_PATH
-        cid = _mtime_id(p)
-        campaign = submit(("campaign", cid, str(p), ()), load, str(p)).result()
+        src = demo_source(Path(path) if path else None)
+        campaign = submit(campaign_key(src), load, src.path).result()
         if campaign.has_clusterings:
             metric_names = tuple(next(iter(METRIC_PAIRS.values())))
-            submit(("scores", cid, str(p), (), False, metric_names), evaluate, campaign,
-                   list(metric_names), "penalize")
+            scores = submit(scores_key(src, False, metric_names), evaluate, campaign,
+                            list(metric_names), "penalize").result()
+            beds = campaign.topic_testbeds()
+            if not beds or len(set(beds.values())) < 2:
+                beds = None  # as dashboard.data.comparison: two test beds or none
+            p, r = metric_names
+            submit(comparison_key(table_key(src, False, p, r), DEFAULT_TEST, DEFAULT_CORRECTION,
+                                  "macro"),
+                   lambda: comparison_core(scores, p, r, test=DEFAULT_TEST,
+                                           correction=DEFAULT_CORRECTION, average="macro",
+                                           testbeds=beds))
     except Exception:  # noqa: BLE001 - a warm-up failure only costs time
         _LOG.debug("warm-up failed", exc_info=True)
 

@@ -1,4 +1,4 @@
-"""Baseline systems that can be added to any campaign (SPEC §7).
+"""Baseline systems that can be added to any campaign (docs/measures.md §7).
 
 * ``all-in-one``: one cluster per topic holding all its items (label ``all``).
 * ``one-in-one``: every item alone (label = the item id).

@@ -1,13 +1,13 @@
 """The campaign model: topics, a gold clustering and one clustering per system.
 
-Everything is held in integer-coded columnar arrays (SPEC §1), so that campaigns of millions
+Everything is held in integer-coded columnar arrays (docs/measures.md §1), so that campaigns of millions
 of item assignments and hundreds of systems stay small and fast:
 
 * a campaign's **items** are the gold items, sorted by topic then by item id; item ``i`` belongs
   to topic ``item_topic[i]`` and the items of topic ``t`` are ``topic_offsets[t]:topic_offsets[t+1]``;
 * a clustering (the gold or a run) is a :class:`Membership`: one row per (item, label) pair, with
   label codes that belong to exactly one topic (the same label name in two topics is two labels);
-* a run is already aligned with the gold (SPEC §2): extra items were counted and ignored, missing
+* a run is already aligned with the gold (docs/measures.md §2): extra items were counted and ignored, missing
   items are simply absent and are filled at evaluation time by :meth:`Campaign.aligned` according
   to the ``missing`` policy.
 
@@ -49,7 +49,7 @@ class Membership:
         Topic code of each label.
     weight : ndarray of float64, shape (n_rows,), or None
         Membership weight where the source gives one (``label/0.6``), NaN where it does not;
-        ``None`` when the source has no weights at all. Kept, not used by the metrics (SPEC §1).
+        ``None`` when the source has no weights at all. Kept, not used by the metrics (docs/measures.md §1).
     """
 
     item: np.ndarray
@@ -102,7 +102,7 @@ class Membership:
 
 @dataclass(frozen=True, eq=False)
 class AlignedRun:
-    """A run aligned with the gold under a missing-item policy (SPEC §2).
+    """A run aligned with the gold under a missing-item policy (docs/measures.md §2).
 
     Attributes
     ----------
@@ -124,7 +124,7 @@ class AlignedRun:
 
 @dataclass(eq=False)
 class Campaign:
-    """A shared evaluation: topics, gold, systems (SPEC §1).
+    """A shared evaluation: topics, gold, systems (docs/measures.md §1).
 
     Attributes
     ----------
@@ -210,7 +210,7 @@ class Campaign:
 
     # --- alignment -----------------------------------------------------------------------------
     def aligned(self, system: str, missing: MissingPolicy = "penalize") -> AlignedRun:
-        """The run of ``system`` with every gold item assigned, per the missing policy (SPEC §2).
+        """The run of ``system`` with every gold item assigned, per the missing policy (docs/measures.md §2).
 
         Parameters
         ----------
@@ -246,7 +246,7 @@ class Campaign:
         return replace(self, runs={**self.runs, **dict(extra)})
 
     def summary(self) -> dict:
-        """The facts ``unanimity info --json`` prints (SPEC §2 report, per system)."""
+        """The facts ``unanimity info --json`` prints (docs/measures.md §2 report, per system)."""
         per_system = {}
         for name in self.systems:
             rep = self.report.systems.get(name)

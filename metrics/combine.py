@@ -1,5 +1,6 @@
 """Combining a precision-like and a recall-like metric: F_alpha, campaign scores, F_alpha curves,
-crossing points and "a beats b for every alpha" (SPEC §4).
+crossing points and "a beats b for every alpha" (docs/measures.md §4): the functions on a
+score table.
 
 F_alpha is van Rijsbergen's effectiveness measure as used by Amigó, Gonzalo, Artiles and Verdejo
 (2011, "Combining evaluation metrics via the unanimous improvement ratio and its application to
@@ -9,52 +10,19 @@ clustering tasks", JAIR 42), §2:
 
 alpha = 1 is P alone, alpha = 0 is R alone, alpha = 0.5 the harmonic mean.
 
-Why the alpha questions can be answered exactly
------------------------------------------------
-For fixed P, R > 0, ``1 / F_alpha = 1/R + alpha (1/P - 1/R)`` is *affine* in alpha and positive on
-[0, 1], so ``F_alpha = 1 / (u + alpha v)`` (u = 1/R, v = 1/P - 1/R) is a **convex** function of
-alpha on [0, 1] (1/x is convex and decreasing on x > 0; composed with an affine map it stays
-convex). A topic with P = 0 or R = 0 contributes the constant 0, also convex. Hence:
-
-* **micro** campaign F (F of the topic-mean P and R): two systems' curves cross where
-  ``1/F_a - 1/F_b``, an affine function of alpha, is 0 -- at most one crossing, in closed form;
-  and a beats b for all alpha iff mean P and mean R of a are both higher.
-* **macro** campaign F (mean over topics of per-topic F): each system's curve
-  ``A_s(alpha) = (1/n_s) sum_t F_alpha(p_st, r_st)`` is a sum of convex functions, hence convex.
-  The difference ``d = A_a - A_b`` is a difference of two convex functions. On an interval
-  [lo, hi] with midpoint m, convexity gives ``A_a(alpha) >= A_a(m) + A_a'(m) (alpha - m)`` (the
-  tangent lies below a convex curve) and ``A_b(alpha) <= chord of A_b through lo and hi`` (the chord
-  lies above). So ``d(alpha) >= tangent_a(alpha) - chord_b(alpha)``, an affine function whose
-  minimum over [lo, hi] is at an endpoint: a *certified lower bound* of d on the interval, computed
-  from values at three points. Its error is O((hi - lo)^2). :func:`beats_all_alpha` evaluates d on
-  the grid 0, 0.01, ..., 1; a non-positive value is a witness (False); otherwise every interval
-  whose bound is not positive is bisected until the bound is positive (proved) or a midpoint
-  with d <= 0 is found (a witness). The answer is therefore exact up to the floating-point
-  evaluation of F (relative error about 1e-15); an interval still unresolved at width 1e-10
-  means min d is zero to within rounding and counts as "not strictly better" (False).
-
-Choices SPEC leaves open, made here
-----------------------------------
-* "a beats b for every alpha" is *strict*: F_alpha(a) > F_alpha(b) for every alpha in [0, 1]
-  (the endpoints included), as in the JAIR paper (F_alpha(a) > F_alpha(b) for all alpha).
-* A crossing point is an alpha in the open interval (0, 1) where d changes sign; a curve that
-  only touches (d = 0 without a sign change) or is tied at an endpoint is not a crossing.
-  Identical curves have no crossing.
-* Topics where a system lacks P or R are left out of *that system's* means (macro and micro);
-  score tables built by :func:`metrics.evaluate.evaluate` have no such gaps (a missing topic is
-  scored under the ``missing`` policy).
-* Both metrics are taken as higher-is-better here (they are a precision / recall pair).
+The exact alpha analysis behind :func:`crossings` and :func:`beats_all_alpha` -- why it is
+exact and the choices it makes -- is in :mod:`metrics.alpha`; the curves in :mod:`metrics.curves`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq
 
+from metrics.alpha import all_pairs_alpha
+from metrics.curves import AVERAGES, DEFAULT_ALPHAS, Curves, check_average, curves_from_arrays
 from metrics.scores import ScoreCube, score_cube
 
 __all__ = [
@@ -66,11 +34,6 @@ __all__ = [
     "DEFAULT_ALPHAS",
     "AVERAGES",
 ]
-
-AVERAGES: tuple[str, ...] = ("macro", "micro")
-DEFAULT_ALPHAS: np.ndarray = np.arange(101) / 100.0
-_GRID = DEFAULT_ALPHAS
-_MIN_WIDTH = 1e-10
 
 
 def f_alpha(p, r, alpha=0.5):
@@ -106,80 +69,15 @@ def f_alpha(p, r, alpha=0.5):
     return out
 
 
-def _check_average(average: str) -> str:
-    if average not in AVERAGES:
-        raise ValueError(f"average must be one of {', '.join(AVERAGES)}, got {average!r}")
-    return average
-
-
-# ---------------------------------------------------------------------------------------------
-# Campaign curves as weighted sums of hyperbolas  A_s(alpha) = sum_k W[s,k] / (U[s,k] + alpha V[s,k])
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Curves:
-    """Campaign F_alpha curves of S systems, each a convex sum of hyperbolas in alpha."""
-
-    U: np.ndarray  # (S, K) 1/R
-    V: np.ndarray  # (S, K) 1/P - 1/R
-    W: np.ndarray  # (S, K) weights (0 for padding and zero-F topics)
-    defined: np.ndarray  # (S,) bool: the system has at least one scored topic
-
-    def values(self, alphas, rows=None) -> np.ndarray:
-        """(S', G) curve values at ``alphas``."""
-        U, V, W = (self.U, self.V, self.W) if rows is None else (self.U[rows], self.V[rows], self.W[rows])
-        alphas = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
-        out = np.empty((U.shape[0], alphas.size))
-        for g, a in enumerate(alphas):
-            out[:, g] = (W / (U + a * V)).sum(axis=1)
-        defined = self.defined if rows is None else self.defined[rows]
-        out[~defined] = np.nan
-        return out
-
-    def slopes(self, alphas, rows=None) -> np.ndarray:
-        """(S', G) derivative d A / d alpha at ``alphas``."""
-        U, V, W = (self.U, self.V, self.W) if rows is None else (self.U[rows], self.V[rows], self.W[rows])
-        alphas = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
-        out = np.empty((U.shape[0], alphas.size))
-        for g, a in enumerate(alphas):
-            den = U + a * V
-            out[:, g] = -(W * V / (den * den)).sum(axis=1)
-        return out
-
-
-def _curves_from_arrays(P: np.ndarray, R: np.ndarray, average: str) -> _Curves:
-    """Build :class:`_Curves` from (S, T) precision and recall arrays (NaN = not scored)."""
-    _check_average(average)
-    P = np.asarray(P, dtype=np.float64)
-    R = np.asarray(R, dtype=np.float64)
-    valid = ~(np.isnan(P) | np.isnan(R))
-    n = valid.sum(axis=1)
-    defined = n > 0
-    if average == "micro":
-        with np.errstate(invalid="ignore", divide="ignore"):
-            Pm = np.where(valid, P, 0.0).sum(axis=1) / n
-            Rm = np.where(valid, R, 0.0).sum(axis=1) / n
-        P, R = Pm[:, None], Rm[:, None]
-        valid = defined[:, None].copy()
-        n = np.ones_like(n)
-    pos = valid & (P > 0) & (R > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        U = np.where(pos, 1.0 / np.where(pos, R, 1.0), 1.0)
-        V = np.where(pos, 1.0 / np.where(pos, P, 1.0) - 1.0 / np.where(pos, R, 1.0), 0.0)
-        W = np.where(pos, 1.0 / np.maximum(n, 1)[:, None], 0.0)
-    return _Curves(U, V, W, defined)
-
-
 def _pr_cube(table: pd.DataFrame, precision: str, recall: str, systems=None) -> ScoreCube:
     if precision == recall:
         raise ValueError("precision and recall must be two different metrics")
     return score_cube(table, [precision, recall], systems=systems)
 
 
-def _curves(table, precision, recall, average, systems=None) -> tuple[ScoreCube, _Curves]:
+def _curves(table, precision, recall, average, systems=None) -> tuple[ScoreCube, Curves]:
     cube = _pr_cube(table, precision, recall, systems)
-    return cube, _curves_from_arrays(cube.values[:, :, 0], cube.values[:, :, 1], average)
+    return cube, curves_from_arrays(cube.values[:, :, 0], cube.values[:, :, 1], average)
 
 
 def campaign_f(
@@ -189,7 +87,7 @@ def campaign_f(
     alpha: float = 0.5,
     average: str = "macro",
 ) -> pd.Series:
-    """Campaign F_alpha of every system (SPEC §4).
+    """Campaign F_alpha of every system (docs/measures.md §4).
 
     Parameters
     ----------
@@ -208,7 +106,7 @@ def campaign_f(
         Indexed by system (order of first appearance), named ``f``. Topics where a system lacks
         either metric are left out of its mean; a system with no scored topic gets NaN.
     """
-    _check_average(average)
+    check_average(average)
     cube, curves = _curves(table, precision, recall, average)
     vals = curves.values([float(alpha)])[:, 0]
     return pd.Series(vals, index=pd.Index(cube.systems, name="system"), name="f")
@@ -221,7 +119,7 @@ def f_curves(
     alphas: Sequence[float] | None = None,
     average: str = "macro",
 ) -> pd.DataFrame:
-    """Campaign F_alpha of every system over a grid of alphas (SPEC §4).
+    """Campaign F_alpha of every system over a grid of alphas (docs/measures.md §4).
 
     Returns
     -------
@@ -238,172 +136,6 @@ def f_curves(
     return out
 
 
-# ---------------------------------------------------------------------------------------------
-# Exact sign analysis of d(alpha) = A_i(alpha) - A_j(alpha)
-# ---------------------------------------------------------------------------------------------
-
-
-class _PairDiff:
-    """d(alpha) = A_i(alpha) - A_j(alpha) for two systems of a :class:`_Curves`."""
-
-    def __init__(self, curves: _Curves, i: int, j: int) -> None:
-        self.u = (curves.U[i], curves.U[j])
-        self.v = (curves.V[i], curves.V[j])
-        self.w = (curves.W[i], curves.W[j])
-
-    def _val(self, k: int, a: float) -> float:
-        return float((self.w[k] / (self.u[k] + a * self.v[k])).sum())
-
-    def _slope(self, k: int, a: float) -> float:
-        den = self.u[k] + a * self.v[k]
-        return float(-(self.w[k] * self.v[k] / (den * den)).sum())
-
-    def __call__(self, a: float) -> float:
-        return self._val(0, a) - self._val(1, a)
-
-    def lower_bound(self, lo: float, hi: float, sign: int, d_lo: float, d_hi: float) -> float:
-        """Certified lower bound of ``sign * d`` on [lo, hi] (tangent of the convex part minus
-        chord of the subtracted convex part); ``d_lo``, ``d_hi`` are d at the endpoints."""
-        first, second = (0, 1) if sign > 0 else (1, 0)
-        m = 0.5 * (lo + hi)
-        f_m, f_s = self._val(first, m), self._slope(first, m)
-        # chord of the subtracted curve at the endpoints equals its values there:
-        # second(lo) = first(lo) - sign*d(lo)
-        s_lo = self._val(second, lo)
-        s_hi = self._val(second, hi)
-        return min(f_m + f_s * (lo - m) - s_lo, f_m + f_s * (hi - m) - s_hi)
-
-
-def _hidden_sign_change(diff: _PairDiff, lo: float, hi: float, d_lo: float, d_hi: float, sign: int):
-    """Search [lo, hi] (where sign*d > 0 at both ends) for a point with sign*d < 0.
-
-    Returns the point, or None when sign*d > 0 is certified on the interval (or d only
-    touches 0 to within rounding).
-    """
-    stack = [(lo, hi, d_lo, d_hi)]
-    while stack:
-        a, b, da, db = stack.pop()
-        if diff.lower_bound(a, b, sign, da, db) > 0:
-            continue
-        if b - a < _MIN_WIDTH:
-            continue
-        m = 0.5 * (a + b)
-        dm = diff(m)
-        if sign * dm < 0:
-            return m, dm
-        if sign * dm == 0:
-            continue  # touches zero: not a sign change; the halves around it are skipped
-        stack.append((m, b, dm, db))
-        stack.append((a, m, da, dm))
-    return None
-
-
-@dataclass(frozen=True)
-class _GridBounds:
-    """Curve values on the grid and, per interval, the tangent at its midpoint evaluated at both
-    ends (the convex lower bounds of the module docstring), for all systems at once."""
-
-    grid: np.ndarray
-    vals: np.ndarray  # (S, G)
-    tl: np.ndarray  # (S, G-1) tangent at the interval midpoint, evaluated at the left end
-    tr: np.ndarray  # (S, G-1) ... at the right end
-
-
-def _grid_bounds(curves: _Curves, grid: np.ndarray = _GRID) -> _GridBounds:
-    vals = curves.values(grid)
-    mids = 0.5 * (grid[:-1] + grid[1:])
-    f_m = curves.values(mids)
-    f_s = curves.slopes(mids)
-    return _GridBounds(grid, vals, f_m + f_s * (grid[:-1] - mids), f_m + f_s * (grid[1:] - mids))
-
-
-def _pair_crossings(curves: _Curves, i: int, j: int, bounds: _GridBounds | None = None) -> list[float]:
-    """Crossing points of systems i and j: alphas in (0, 1) where d changes sign."""
-    if not (curves.defined[i] and curves.defined[j]):
-        return []
-    if bounds is None:
-        sub = _Curves(curves.U[[i, j]], curves.V[[i, j]], curves.W[[i, j]], curves.defined[[i, j]])
-        return _pair_crossings(sub, 0, 1, _grid_bounds(sub))
-    grid = bounds.grid
-    diff = _PairDiff(curves, i, j)
-    vi, vj = bounds.vals[i], bounds.vals[j]
-    d_grid = vi - vj
-    # certified lower bounds of d and of -d on every grid interval
-    lb_pos = np.minimum(bounds.tl[i] - vj[:-1], bounds.tr[i] - vj[1:])
-    lb_neg = np.minimum(bounds.tl[j] - vi[:-1], bounds.tr[j] - vi[1:])
-    out: list[float] = []
-    nz = np.flatnonzero(d_grid != 0)
-    # sign changes between consecutive non-zero grid values
-    for k0, k1 in zip(nz[:-1], nz[1:]):
-        lo, hi, dlo, dhi = grid[k0], grid[k1], d_grid[k0], d_grid[k1]
-        if dlo * dhi < 0:
-            out.append(float(brentq(diff, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps)))
-        elif k1 == k0 + 1:
-            if (lb_pos[k0] if dlo > 0 else lb_neg[k0]) > 0:
-                continue  # no sign change possible in this interval
-            out.extend(_hidden_crossings(diff, lo, hi, dlo, dhi))
-    return sorted(out)
-
-
-def _hidden_crossings(diff: _PairDiff, lo: float, hi: float, dlo: float, dhi: float) -> list[float]:
-    """Pairs of crossings hidden between two grid points where d has the same sign."""
-    sign = 1 if dlo > 0 else -1
-    found = _hidden_sign_change(diff, lo, hi, dlo, dhi, sign)
-    if found is None:
-        return []
-    m, dm = found
-    left = float(brentq(diff, lo, m, xtol=1e-13, rtol=4 * np.finfo(float).eps))
-    right = float(brentq(diff, m, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps))
-    return [left, right]
-
-
-def _beats_matrix(curves: _Curves, grid: np.ndarray = _GRID, bounds: _GridBounds | None = None) -> np.ndarray:
-    """(S, S) bool: A_a(alpha) > A_b(alpha) for every alpha in [0, 1], certified (see module doc)."""
-    S = curves.U.shape[0]
-    bounds = _grid_bounds(curves, grid) if bounds is None else bounds
-    grid, vals, tl, tr = bounds.grid, bounds.vals, bounds.tl, bounds.tr
-    out = np.zeros((S, S), dtype=bool)
-    defined = curves.defined
-    for a in range(S):
-        if not defined[a]:
-            continue
-        d = vals[a][None, :] - vals  # (S, G): d_{a,b} on the grid
-        ok = np.all(d > 0, axis=1) & defined
-        ok[a] = False
-        cand = np.flatnonzero(ok)
-        if cand.size == 0:
-            continue
-        lb = np.minimum(tl[a][None, :] - vals[cand, :-1], tr[a][None, :] - vals[cand, 1:])
-        for ci, b in enumerate(cand):
-            bad = np.flatnonzero(lb[ci] <= 0)
-            if bad.size == 0:
-                out[a, b] = True
-                continue
-            diff = _PairDiff(curves, a, b)
-            out[a, b] = not any(
-                _touches_zero(diff, grid[k], grid[k + 1], d[b, k], d[b, k + 1]) for k in bad
-            )
-    return out
-
-
-def _touches_zero(diff: _PairDiff, lo: float, hi: float, dlo: float, dhi: float) -> bool:
-    """True when d reaches 0 (within rounding) somewhere in [lo, hi] without a certified bound."""
-    stack = [(lo, hi, dlo, dhi)]
-    while stack:
-        a, b, da, db = stack.pop()
-        if diff.lower_bound(a, b, 1, da, db) > 0:
-            continue
-        if b - a < _MIN_WIDTH:
-            return True
-        m = 0.5 * (a + b)
-        dm = diff(m)
-        if dm <= 0:
-            return True
-        stack.append((m, b, dm, db))
-        stack.append((a, m, da, dm))
-    return False
-
-
 def crossings(
     table: pd.DataFrame,
     a: str,
@@ -412,12 +144,12 @@ def crossings(
     recall: str,
     average: str = "macro",
 ) -> list[float]:
-    """Alphas in (0, 1) where the campaign F_alpha curves of ``a`` and ``b`` cross (SPEC §4).
+    """Alphas in (0, 1) where the campaign F_alpha curves of ``a`` and ``b`` cross (docs/measures.md §4).
 
-    Macro: the difference is evaluated on the grid 0, 0.01, ..., 1; every sign change is refined
-    with :func:`scipy.optimize.brentq` (xtol 1e-13); between two grid points of equal sign the
-    certified convex bound of the module docstring rules out -- or finds -- a hidden pair of
-    crossings. Micro: ``1/F_a - 1/F_b`` is affine in alpha, so there is at most one crossing,
+    :func:`all_pairs_alpha` on the two systems. Macro: the difference is evaluated on the grid
+    0, 0.01, ..., 1; every sign change is refined by :func:`_roots_vec` (xtol 1e-13); between two
+    grid points of equal sign the certified convex bound of the module docstring rules out -- or
+    finds -- a hidden pair of crossings. Micro: ``1/F_a - 1/F_b`` is affine in alpha, so there is at most one crossing,
     ``alpha* = (1/R_b - 1/R_a) / ((1/P_a - 1/R_a) - (1/P_b - 1/R_b))``.
 
     Returns
@@ -425,45 +157,12 @@ def crossings(
     list of float
         Sorted crossing points; empty when one curve stays above (or the curves coincide).
     """
-    _check_average(average)
-    cube, curves = _curves(table, precision, recall, average, systems=[a, b] if a != b else [a])
+    check_average(average)
     if a == b:
+        _curves(table, precision, recall, average, systems=[a])  # validates the names
         return []
-    if average == "micro":
-        return _micro_crossing(curves)
-    return _pair_crossings(curves, 0, 1)
-
-
-def _micro_crossing(curves: _Curves) -> list[float]:
-    if not curves.defined.all():
-        return []
-    pos = curves.W[:, 0] > 0
-    if not pos.all():
-        return []  # a constant-zero curve never crosses a positive one (F > 0 on [0, 1])
-    ok, root = _micro_roots(curves, np.array([0]), np.array([1]))
-    return [float(root[0])] if ok[0] else []
-
-
-def _micro_roots(curves: _Curves, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Micro-averaged crossings of the pairs (i, j), closed form.
-
-    With u = 1/R and u + v = 1/P of the topic means, 1/F_a - 1/F_b = (1 - alpha) d0 + alpha d1
-    where d0 = u_a - u_b (alpha = 0) and d1 = (u + v)_a - (u + v)_b (alpha = 1): the order flips
-    inside (0, 1) iff d0 and d1 have strictly opposite signs, at alpha = d0 / (d0 - d1).
-    Differences within rounding of their operands (8 ulp) are ties: two systems with the same
-    mean precision meet at alpha = 1, which is not a crossing.
-    """
-    u, v = curves.U[:, 0], curves.V[:, 0]
-    eps = 8 * np.finfo(float).eps
-    d0 = u[i] - u[j]
-    end_a, end_b = u[i] + v[i], u[j] + v[j]
-    d1 = end_a - end_b
-    d0 = np.where(np.abs(d0) <= eps * np.maximum(np.abs(u[i]), np.abs(u[j])), 0.0, d0)
-    d1 = np.where(np.abs(d1) <= eps * np.maximum(np.abs(end_a), np.abs(end_b)), 0.0, d1)
-    ok = d0 * d1 < 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        root = np.where(ok, d0 / (d0 - d1), np.nan)
-    return ok, root
+    _, curves = _curves(table, precision, recall, average, systems=[a, b])
+    return list(all_pairs_alpha(curves, average).crossings[0])
 
 
 def beats_all_alpha(
@@ -474,264 +173,14 @@ def beats_all_alpha(
     recall: str,
     average: str = "macro",
 ) -> bool:
-    """True when F_alpha(a) > F_alpha(b) for every alpha in [0, 1] (SPEC §4), decided exactly.
+    """True when F_alpha(a) > F_alpha(b) for every alpha in [0, 1] (docs/measures.md §4), decided exactly.
 
     Micro: iff mean precision and mean recall of ``a`` are both higher (1/F is affine in alpha,
     so its sign on [0, 1] is decided at alpha = 0 and 1), or ``b``'s curve is identically 0
     while ``a``'s is not. Macro: certified by the convex tangent/chord bound (module docstring).
     """
-    _check_average(average)
+    check_average(average)
     if a == b:
         return False
     _, curves = _curves(table, precision, recall, average, systems=[a, b])
-    return bool(_beats_matrix(curves)[0, 1])
-
-
-# ---------------------------------------------------------------------------------------------
-# All pairs at once: beats-for-all-alpha and crossings without a Python loop over pairs
-# ---------------------------------------------------------------------------------------------
-#
-# :func:`_all_pairs_alpha` answers, for every unordered pair (i, j), i < j, the same questions
-# as :func:`_beats_matrix` and :func:`_pair_crossings` / :func:`_micro_crossing`: the same
-# beats-for-all-alpha answers and the same crossings (found within the root tolerance):
-#
-# * the grid values d = A_i - A_j and the certified convex lower bounds of d and -d on every grid
-#   interval are (n_pairs x n_grid) arrays, built in chunks of pairs to bound memory;
-# * a pair beats the other for all alpha when d > 0 on the whole grid and every interval bound
-#   is positive; the rare intervals whose bound is not positive go through the same scalar
-#   bisection as before (:func:`_touches_zero`), so the answer keeps its exactness argument;
-# * sign changes of d between consecutive non-zero grid values bracket the crossings; all
-#   brackets are refined together by :func:`_roots_vec` (vectorised Illinois regula falsi with the
-#   tolerance of the per-pair ``scipy.optimize.brentq`` calls, so both routes agree within
-#   2e-13 + 1e-15 alpha); intervals where d keeps its sign at
-#   both ends but whose certified bound is not positive (possible hidden pair of crossings,
-#   near-tangent curves) use the scalar :func:`_hidden_crossings`, as before;
-# * micro averaging: the closed form of :func:`_micro_crossing`, vectorised.
-
-_XTOL = 1e-13
-_RTOL = 4 * np.finfo(float).eps
-_PAIR_CELLS = 2_000_000  # pairs x grid points per chunk
-
-
-def _diff_values(curves: _Curves, I: np.ndarray, J: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """d(x_k) = A_{I_k}(x_k) - A_{J_k}(x_k), evaluated exactly as :class:`_PairDiff` does."""
-    a = x[:, None]
-    vi = (curves.W[I] / (curves.U[I] + a * curves.V[I])).sum(axis=1)
-    vj = (curves.W[J] / (curves.U[J] + a * curves.V[J])).sum(axis=1)
-    return vi - vj
-
-
-def _roots_vec(f, lo: np.ndarray, hi: np.ndarray, xtol: float = _XTOL, rtol: float = _RTOL,
-               maxiter: int = 300) -> np.ndarray:
-    """Roots of many functions at once, each with a sign change on its bracket [lo, hi].
-
-    The Illinois variant of regula falsi (Dowell and Jarratt, BIT 11, 1971): the next point is
-    where the chord through the two bracket ends crosses zero, and the bracket keeps the end
-    whose sign differs from the new point's; when the same end is kept twice in a row, its
-    function value is halved, which keeps the convergence superlinear. Every third step is a
-    bisection, so each bracket at least halves every three steps whatever the function. A
-    bracket is done when f is exactly 0 at the new point or the bracket is narrower than
-    ``2 (xtol + rtol |x|)`` — the tolerance :func:`scipy.optimize.brentq` is called with in the
-    per-pair route, so both routes agree within it.
-
-    Parameters
-    ----------
-    f : callable ``f(x, idx) -> ndarray``
-        Values of the functions numbered ``idx`` at the points ``x`` (same shape).
-    lo, hi : ndarray, shape (n,)
-        Brackets, ``lo < hi``, with ``f(lo) * f(hi) <= 0``.
-
-    Returns
-    -------
-    ndarray, shape (n,)
-        A root in each bracket.
-    """
-    n = lo.size
-    out = np.full(n, np.nan)
-    if n == 0:
-        return out
-    ids = np.arange(n)
-    a = np.asarray(lo, dtype=np.float64).copy()
-    b = np.asarray(hi, dtype=np.float64).copy()
-    fa, fb = f(a, ids), f(b, ids)
-    if np.any(fa * fb > 0):
-        raise ValueError("every bracket needs a sign change")
-    kept = np.zeros(n, dtype=np.int8)  # +1: b was kept at the last step, -1: a was
-    at_end = (fa == 0) | (fb == 0)
-    out[at_end] = np.where(fa == 0, a, b)[at_end]
-    live = ~at_end
-    ids, a, b, fa, fb, kept = ids[live], a[live], b[live], fa[live], fb[live], kept[live]
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for step in range(maxiter):
-            if ids.size == 0:
-                return out
-            mid = 0.5 * (a + b)
-            x = mid if step % 3 == 2 else b - fb * (b - a) / (fb - fa)
-            x = np.where(np.isfinite(x) & (a < x) & (x < b), x, mid)
-            fx = f(x, ids)
-            keep_b = np.sign(fx) == np.sign(fa)  # the root lies in [x, b]: x replaces a
-            fb = np.where(keep_b & (kept == 1), 0.5 * fb, fb)
-            fa = np.where(~keep_b & (kept == -1), 0.5 * fa, fa)
-            a, fa = np.where(keep_b, x, a), np.where(keep_b, fx, fa)
-            b, fb = np.where(keep_b, b, x), np.where(keep_b, fb, fx)
-            kept = np.where(keep_b, 1, -1).astype(np.int8)
-            done = (fx == 0) | (b - a <= 2 * (xtol + rtol * np.abs(x)))
-            if done.any():
-                out[ids[done]] = x[done]
-                k = ~done
-                ids, a, b, fa, fb, kept = ids[k], a[k], b[k], fa[k], fb[k], kept[k]
-    if ids.size:
-        raise RuntimeError(f"{ids.size} root(s) did not converge in {maxiter} steps")
-    return out
-
-
-@dataclass(frozen=True)
-class _PairsAlpha:
-    """Alpha-free results of every unordered pair (i, j), i < j (in ``np.triu_indices`` order).
-
-    ``beats[a, b]``: F_alpha(a) > F_alpha(b) for every alpha (certified). ``crossings``: an object
-    array of sorted lists of crossing points, one per unordered pair (empty when one curve
-    beats the other, when a curve is undefined, or when they do not cross)."""
-
-    iu: np.ndarray
-    ju: np.ndarray
-    beats: np.ndarray  # (S, S) bool
-    crossings: np.ndarray  # (n_pairs,) object: list of float
-
-
-def _all_pairs_alpha(curves: _Curves, average: str, bounds: _GridBounds | None = None,
-                     cells: int = _PAIR_CELLS) -> _PairsAlpha:
-    """Beats-for-all-alpha and crossings of every pair, vectorised over pairs (see above)."""
-    _check_average(average)
-    bounds = _grid_bounds(curves) if bounds is None else bounds
-    grid, vals, tl, tr = bounds.grid, bounds.vals, bounds.tl, bounds.tr
-    S = vals.shape[0]
-    G = grid.size
-    iu, ju = np.triu_indices(S, k=1)
-    n_up = iu.size
-    beats = np.zeros((S, S), dtype=bool)
-    defined = curves.defined
-    step = max(1, cells // max(G, 1))
-    br_pair, br_lo, br_hi = [], [], []  # brackets of sign changes
-    hid_pair, hid_k = [], []  # intervals that may hide a pair of crossings
-    no_cross = np.zeros(n_up, dtype=bool)
-    cols = np.arange(G)
-    for c0 in range(0, n_up, step):
-        sl = slice(c0, min(n_up, c0 + step))
-        I, J = iu[sl], ju[sl]
-        vi, vj = vals[I], vals[J]
-        d = vi - vj
-        with np.errstate(invalid="ignore"):
-            pos = np.all(d > 0, axis=1)
-            neg = np.all(d < 0, axis=1)
-            lb_pos = np.minimum(tl[I] - vj[:, :-1], tr[I] - vj[:, 1:])
-            lb_neg = np.minimum(tl[J] - vi[:, :-1], tr[J] - vi[:, 1:])
-        # beats, i over j and j over i
-        for mask, lb, A, B, sgn in ((pos, lb_pos, I, J, 1.0), (neg, lb_neg, J, I, -1.0)):
-            rows = np.flatnonzero(mask)
-            if rows.size == 0:
-                continue
-            with np.errstate(invalid="ignore"):
-                bad = lb[rows] <= 0
-            ok = ~bad.any(axis=1)
-            beats[A[rows[ok]], B[rows[ok]]] = True
-            for r in rows[~ok]:
-                a, b = int(A[r]), int(B[r])
-                diff = _PairDiff(curves, a, b)
-                dd = sgn * d[r]
-                beats[a, b] = not any(
-                    _touches_zero(diff, grid[k], grid[k + 1], dd[k], dd[k + 1])
-                    for k in np.flatnonzero(lb[r] <= 0)
-                )
-        skip = beats[I, J] | beats[J, I] | ~(defined[I] & defined[J])
-        no_cross[sl] = skip
-        if average == "micro":
-            continue
-        # sign changes of d between consecutive non-zero grid values, and adjacent grid points of
-        # equal sign whose certified bound is not positive (a possible hidden pair of crossings)
-        nz = d != 0
-        dense = nz.all(axis=1) & ~skip
-        rows = np.flatnonzero(dense)
-        if rows.size:
-            dlo, dhi = d[rows, :-1], d[rows, 1:]
-            with np.errstate(invalid="ignore", under="ignore"):
-                change = dlo * dhi < 0
-                lbk = np.where(dlo > 0, lb_pos[rows], lb_neg[rows])
-                hidden = ~change & ~(lbk > 0)
-            r, k = np.nonzero(change)
-            br_pair.append(rows[r] + c0)
-            br_lo.append(grid[k])
-            br_hi.append(grid[k + 1])
-            r, k = np.nonzero(hidden)
-            hid_pair.append(rows[r] + c0)
-            hid_k.append(k)
-        rows = np.flatnonzero(~nz.all(axis=1) & ~skip)
-        if rows.size:  # grid points where d == 0: pair each non-zero point with the previous one
-            dz, nzz = d[rows], nz[rows]
-            last = np.maximum.accumulate(np.where(nzz, cols[None, :], -1), axis=1)
-            prev = np.empty_like(last)
-            prev[:, 0] = -1
-            prev[:, 1:] = last[:, :-1]
-            cand = nzz & (prev >= 0)
-            pk = np.maximum(prev, 0)
-            dprev = np.take_along_axis(dz, pk, axis=1)
-            with np.errstate(invalid="ignore", under="ignore"):
-                change = cand & (dprev * dz < 0)
-                adj = cand & ~change & (prev == cols[None, :] - 1)
-                lbk = np.where(dprev > 0, _lb_at(lb_pos[rows], pk), _lb_at(lb_neg[rows], pk))
-                hidden = adj & ~(lbk > 0)
-            r, k = np.nonzero(change)
-            br_pair.append(rows[r] + c0)
-            br_lo.append(grid[prev[r, k]])
-            br_hi.append(grid[k])
-            r, k = np.nonzero(hidden)
-            hid_pair.append(rows[r] + c0)
-            hid_k.append(prev[r, k])
-
-    cross = np.empty(n_up, dtype=object)
-    if average == "micro":
-        _micro_all(curves, iu, ju, no_cross, cross)
-        return _PairsAlpha(iu, ju, beats, cross)
-
-    p_all = np.concatenate(br_pair) if br_pair else np.zeros(0, dtype=np.int64)
-    lo = np.concatenate(br_lo) if br_lo else np.zeros(0)
-    hi = np.concatenate(br_hi) if br_hi else np.zeros(0)
-    roots = _roots_vec(lambda x, idx: _diff_values(curves, iu[p_all[idx]], ju[p_all[idx]], x), lo, hi)
-    pairs_list = [p_all]
-    vals_list = [roots]
-    hp = np.concatenate(hid_pair) if hid_pair else np.zeros(0, dtype=np.int64)
-    hk = np.concatenate(hid_k) if hid_k else np.zeros(0, dtype=np.int64)
-    for p, k in zip(hp.tolist(), hk.tolist()):
-        i, j = int(iu[p]), int(ju[p])
-        dlo = vals[i, k] - vals[j, k]
-        dhi = vals[i, k + 1] - vals[j, k + 1]
-        found = _hidden_crossings(_PairDiff(curves, i, j), grid[k], grid[k + 1], dlo, dhi)
-        if found:
-            pairs_list.append(np.full(len(found), p))
-            vals_list.append(np.asarray(found, dtype=np.float64))
-    pp = np.concatenate(pairs_list)
-    vv = np.concatenate(vals_list)
-    order = np.lexsort((vv, pp))
-    pp, vv = pp[order], vv[order]
-    starts = np.searchsorted(pp, np.arange(n_up + 1))
-    for p in range(n_up):
-        cross[p] = []
-    for p in np.flatnonzero(starts[1:] > starts[:-1]):
-        cross[p] = [float(x) for x in vv[starts[p]:starts[p + 1]]]
-    return _PairsAlpha(iu, ju, beats, cross)
-
-
-def _lb_at(lb: np.ndarray, pk: np.ndarray) -> np.ndarray:
-    """lb[row, pk[row, k]] for every k, with pk clipped to the (G-1) intervals."""
-    return np.take_along_axis(lb, np.minimum(pk, lb.shape[1] - 1), axis=1)
-
-
-def _micro_all(curves: _Curves, iu: np.ndarray, ju: np.ndarray, skip: np.ndarray, cross: np.ndarray) -> None:
-    """:func:`_micro_crossing` for every pair (closed form, vectorised)."""
-    pos = curves.W[:, 0] > 0
-    flips, root = _micro_roots(curves, iu, ju)
-    ok = ~skip & pos[iu] & pos[ju] & flips
-    for p in range(iu.size):
-        cross[p] = []
-    for p in np.flatnonzero(ok):
-        cross[p] = [float(root[p])]
+    return bool(all_pairs_alpha(curves, average).beats[0, 1])

@@ -1,4 +1,4 @@
-"""Formal constraints of clustering metrics (SPEC §10; Amigó et al. 2009, Moreno & Dias 2015).
+"""Formal constraints of clustering metrics (docs/measures.md §8; Amigó et al. 2009, Moreno & Dias 2015).
 
 Each constraint is a pair of toy clusterings of the same gold where one (``better``) is better
 than the other (``worse``) by construction. A metric *agrees* with the constraint when it
@@ -43,6 +43,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from metrics.combine import f_alpha
 from metrics.registry import available_metrics, direction, parse_metrics
 
 __all__ = ["CONSTRAINTS", "DEFAULT_COMBINATIONS", "check_constraints", "constraint_examples"]
@@ -106,12 +107,6 @@ def constraint_examples() -> dict[str, tuple[list[str], list[int], list[int]]]:
     return {name: _example(*_EXAMPLES[name]) for name in CONSTRAINTS}
 
 
-def _f_alpha(p: float, r: float, alpha: float) -> float:
-    if p <= 0 or r <= 0:
-        return 0.0
-    return 1.0 / (alpha / p + (1.0 - alpha) / r)
-
-
 def check_constraints(
     metrics: str | Sequence[str] | None = None,
     combinations: Sequence[tuple[str, str, float]] | None = DEFAULT_COMBINATIONS,
@@ -155,8 +150,8 @@ def check_constraints(
                          bool(direction(key) * (s_b[key] - s_w[key]) > tol)))
         for p, r, alpha in combos:
             kp, kr = (str(s) for s in parse_metrics([p, r]))
-            fb = _f_alpha(s_b[kp], s_b[kr], alpha)
-            fw = _f_alpha(s_w[kp], s_w[kr], alpha)
+            fb = f_alpha(s_b[kp], s_b[kr], alpha)
+            fw = f_alpha(s_w[kp], s_w[kr], alpha)
             rows.append((f"F{alpha:g}({kp},{kr})", name, fb, fw, bool(fb - fw > tol)))
     out = pd.DataFrame(rows, columns=["metric", "constraint", "better", "worse", "agrees"])
     out["better"] = out["better"].astype(np.float64)

@@ -1,6 +1,6 @@
-"""A campaign → the per-topic score table ``system, topic, metric, value`` (SPEC §1, §3).
+"""A campaign → the per-topic score table ``system, topic, metric, value`` (docs/measures.md §1, §3).
 
-For each system, the run is aligned with the gold under the missing-item policy (SPEC §2), the
+For each system, the run is aligned with the gold under the missing-item policy (docs/measures.md §2), the
 contingency tables of all its topics are built once (:func:`metrics.contingency.build_contingency`)
 and every requested metric is derived from them, vectorised across topics. Overlapping
 clusterings send BCubed and Reliability/Sensitivity through :mod:`metrics.cluster.overlap`.
@@ -25,12 +25,12 @@ from metrics.cluster import purity as _purity
 from metrics.cluster.overlap import extended_bcubed
 from metrics.contingency import Contingency, build_contingency
 from metrics.errors import UnanimityError
-from metrics.registry import MetricSpec, parse_metrics
+from metrics.registry import MetricSpec, available_metrics, parse_metrics
+from metrics.scores import SCORE_COLUMNS
 
 __all__ = ["evaluate", "contingency_table", "SystemScorer", "score_clusterings",
            "SCORE_COLUMNS"]
 
-SCORE_COLUMNS = ["system", "topic", "metric", "value"]
 
 
 class SystemScorer:
@@ -78,6 +78,29 @@ class SystemScorer:
         return _bcubed.bcubed(self.table)
 
     @cached_property
+    def purity(self) -> np.ndarray:
+        return _purity.purity(self.table)
+
+    @cached_property
+    def inverse_purity(self) -> np.ndarray:
+        return _purity.inverse_purity(self.table)
+
+    @cached_property
+    def fscore(self) -> np.ndarray:
+        return _purity.fscore(self.table)
+
+    @cached_property
+    def accuracy_m1(self) -> np.ndarray:
+        return _mapping.accuracy_m1(self.table)
+
+    @cached_property
+    def accuracy_11(self) -> np.ndarray:
+        return _mapping.accuracy_11(self.table)
+
+    def adapted_recall(self, k: int) -> np.ndarray:
+        return _bcubed.adapted_recall(self.bcubed[1], k)
+
+    @cached_property
     def reliability_sensitivity(self) -> tuple[np.ndarray, np.ndarray]:
         if self.overlapping:
             o = self._overlap
@@ -85,33 +108,8 @@ class SystemScorer:
         return self.bcubed
 
 
-#: name -> kernel(scorer, **params) -> ndarray (n_topics,)
-KERNELS: dict[str, Callable[..., np.ndarray]] = {
-    "purity": lambda s: _purity.purity(s.table),
-    "inverse_purity": lambda s: _purity.inverse_purity(s.table),
-    "fscore": lambda s: _purity.fscore(s.table),
-    "bcubed_precision": lambda s: s.bcubed[0],
-    "bcubed_recall": lambda s: s.bcubed[1],
-    "bcubed_adapted_recall": lambda s, k=3: _bcubed.adapted_recall(s.bcubed[1], k),
-    "reliability": lambda s: s.reliability_sensitivity[0],
-    "sensitivity": lambda s: s.reliability_sensitivity[1],
-    "homogeneity": lambda s: s.entropies.homogeneity,
-    "completeness": lambda s: s.entropies.completeness,
-    "v_measure": lambda s, beta=1.0: s.entropies.v_measure(beta),
-    "vi": lambda s: s.entropies.vi,
-    "nvi": lambda s: s.entropies.nvi,
-    "h_c_given_k": lambda s: s.entropies.h_c_given_k,
-    "h_k_given_c": lambda s: s.entropies.h_k_given_c,
-    "rand": lambda s: s.pairs.rand,
-    "adjusted_rand": lambda s: s.pairs.adjusted_rand,
-    "jaccard": lambda s: s.pairs.jaccard,
-    "fowlkes_mallows": lambda s: s.pairs.fowlkes_mallows,
-    "pair_precision": lambda s: s.pairs.precision,
-    "pair_recall": lambda s: s.pairs.recall,
-    "pair_f": lambda s: s.pairs.f,
-    "accuracy_m1": lambda s: _mapping.accuracy_m1(s.table),
-    "accuracy_11": lambda s: _mapping.accuracy_11(s.table),
-}
+#: name -> kernel(scorer, **params) -> ndarray (n_topics,): the registry's kernels, by name
+KERNELS: dict[str, Callable[..., np.ndarray]] = {m.name: m.kernel for m in available_metrics()}
 
 
 def _specs(metrics: str | Sequence[str | MetricSpec]) -> list[MetricSpec]:
@@ -133,7 +131,7 @@ def evaluate(
     metrics : str or sequence of str / MetricSpec
         ``"bcubed_precision,v_measure(beta=2)"`` or a list of names or specs.
     missing : {"penalize", "singleton", "error"}
-        Missing-item policy (SPEC §2).
+        Missing-item policy (docs/measures.md §2).
     systems : sequence of str, optional
         A subset of the campaign's systems (default: all, in campaign order).
 
@@ -161,14 +159,14 @@ def evaluate(
         aligned = campaign.aligned(system, missing)
         scorer = SystemScorer(campaign.gold, aligned, campaign.item_topic, n_t)
         for mi, spec in enumerate(specs):
-            blocks[si, :, mi] = KERNELS[spec.name](scorer, **spec.params)
+            blocks[si, :, mi] = spec.info.kernel(scorer, **spec.params)
     per_system = n_t * n_m
     return pd.DataFrame({
         "system": np.repeat(np.asarray(names, dtype=object), per_system),
         "topic": np.tile(np.repeat(np.asarray(campaign.topics, dtype=object), n_m), len(names)),
         "metric": np.tile(np.asarray([str(s) for s in specs], dtype=object), len(names) * n_t),
         "value": blocks.reshape(-1),
-    }, columns=SCORE_COLUMNS)
+    }, columns=list(SCORE_COLUMNS))
 
 
 def contingency_table(

@@ -3,17 +3,21 @@
 Metrics are small declarative records registered by a canonical name (the ir_measures way):
 ``parse_metric("v_measure(beta=2)")`` gives a :class:`MetricSpec` whose canonical string is
 ``v_measure(beta=2)``; an unknown name is a :class:`~metrics.errors.UnanimityError` listing the
-known ones. The registry holds metadata only; the kernels live in :mod:`metrics.cluster` and
-:mod:`metrics.evaluate` maps each name to its kernel.
+known ones. Each metric is one entry of ``_INFOS``: its name, direction, family, description, formula,
+paper, parameters with their defaults and checks, and its kernel (a function of a
+:class:`metrics.evaluate.SystemScorer`, whose cached quantities come from :mod:`metrics.cluster`).
+Adding a metric is adding one entry; a new family adds its shared quantity to ``SystemScorer``.
 
-Every metric is per topic (SPEC §3); averaging over topics is a separate step.
+Every metric is per topic (docs/measures.md §3); averaging over topics is a separate step.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from metrics.errors import UnanimityError
 
@@ -27,7 +31,6 @@ __all__ = [
     "parse_metric",
     "parse_metrics",
     "split_metric_list",
-    "NON_OVERLAPPING_METRICS",
 ]
 
 
@@ -47,15 +50,22 @@ class MetricInfo:
     description : str
         One line in words.
     formula : str
-        The formula, in the notation of SPEC §3 (n_ij = |L_i ∩ C_j|, classes L, clusters C).
+        The formula, in the notation of docs/measures.md §3 (n_ij = |L_i ∩ C_j|, classes L, clusters C).
     reference : str
         The paper that defines it.
     params : dict
         Parameters and their defaults (``{"beta": 1.0}``).
     overlap_aware : bool
-        True when the metric has a definition for overlapping clusterings (SPEC §3); False when
+        True when the metric has a definition for overlapping clusterings (docs/measures.md §3); False when
         it is computed on the (item, class, cluster) expansion of the contingency table, which
         equals the plain definition without overlap (see :mod:`metrics.contingency`).
+    kernel : callable
+        ``kernel(scorer, **params) -> ndarray (n_topics,)``: the per-topic values, read from a
+        :class:`metrics.evaluate.SystemScorer` (which computes each family's shared quantities
+        once: contingency table, entropies, pair counts, BCubed).
+    param_checks : dict
+        ``{param: (predicate, message)}``: a parsed value with ``predicate(value)`` false is
+        refused with ``message``.
     """
 
     name: str
@@ -66,6 +76,8 @@ class MetricInfo:
     reference: str
     params: dict = field(default_factory=dict)
     overlap_aware: bool = False
+    kernel: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
+    param_checks: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 _AMIGO09 = ("Amigó, Gonzalo, Artiles, Verdejo. A comparison of extrinsic clustering evaluation "
@@ -88,81 +100,109 @@ _AGV13 = ("Amigó, Gonzalo, Verdejo. A general evaluation measure for document o
 _GOLDWATER = ("Johnson. Why doesn't EM find good HMM POS-taggers? EMNLP 2007 (many-to-one, "
               "one-to-one accuracy)")
 
+
+def _positive(v: float) -> bool:
+    return v > 0 and math.isfinite(v)
+
+
 _INFOS: tuple[MetricInfo, ...] = (
     MetricInfo("purity", 1, "set matching", "share of items in their cluster's majority class",
                "(1/n) Σ_j max_i n_ij; with overlap Σ_j max_i n_ij / Σ_j |C_j|", _AMIGO09,
-               overlap_aware=True),
+               overlap_aware=True,
+               kernel=lambda s: s.purity),
     MetricInfo("inverse_purity", 1, "set matching",
                "share of items in their class's majority cluster",
                "(1/n) Σ_i max_j n_ij; with overlap Σ_i max_j n_ij / Σ_i |L_i|", _AMIGO09,
-               overlap_aware=True),
+               overlap_aware=True,
+               kernel=lambda s: s.inverse_purity),
     MetricInfo("fscore", 1, "set matching", "clustering F (FScore): best-matching cluster per class",
                "Σ_i (|L_i|/n) max_j 2 n_ij / (|L_i| + |C_j|); with overlap n → Σ_i |L_i|", _ZK,
-               overlap_aware=True),
+               overlap_aware=True,
+               kernel=lambda s: s.fscore),
     MetricInfo("bcubed_precision", 1, "bcubed",
                "per item, share of its cluster mates that share its class (extended with overlap)",
                "(1/n) Σ_ij n_ij² / |C_j|; with overlap mean_e mean_{e': C(e)∩C(e')≠∅} "
-               "min(|C∩C'|, |L∩L'|) / |C∩C'|", _AMIGO09, overlap_aware=True),
+               "min(|C∩C'|, |L∩L'|) / |C∩C'|", _AMIGO09, overlap_aware=True,
+               kernel=lambda s: s.bcubed[0]),
     MetricInfo("bcubed_recall", 1, "bcubed",
                "per item, share of its class mates that share its cluster (extended with overlap)",
                "(1/n) Σ_ij n_ij² / |L_i|; with overlap mean_e mean_{e': L(e)∩L(e')≠∅} "
-               "min(|C∩C'|, |L∩L'|) / |L∩L'|", _AMIGO09, overlap_aware=True),
+               "min(|C∩C'|, |L∩L'|) / |L∩L'|", _AMIGO09, overlap_aware=True,
+               kernel=lambda s: s.bcubed[1]),
     MetricInfo("bcubed_adapted_recall", 1, "bcubed",
                "BCubed recall for k-tuples of items (Moreno & Dias): R^(k-1)",
-               "R_mod = R_b3^(k-1)", _MD15, params={"k": 3}, overlap_aware=True),
+               "R_mod = R_b3^(k-1)", _MD15, params={"k": 3}, overlap_aware=True,
+               kernel=lambda s, k=3: s.adapted_recall(k),
+               param_checks={"k": (lambda v: v >= 2, "k must be at least 2")}),
     MetricInfo("reliability", 1, "reliability/sensitivity",
                "Reliability for clustering: BCubed precision, occurrence-level with overlap",
                "without overlap = BCubed precision; with overlap each (item, cluster) occurrence "
                "is an element and a relation counts min(1, #shared classes / #shared clusters)",
-               _AGV13, overlap_aware=True),
+               _AGV13, overlap_aware=True,
+               kernel=lambda s: s.reliability_sensitivity[0]),
     MetricInfo("sensitivity", 1, "reliability/sensitivity",
                "Sensitivity for clustering: BCubed recall, occurrence-level with overlap",
                "without overlap = BCubed recall; with overlap each (item, class) occurrence "
                "is an element and a relation counts min(1, #shared clusters / #shared classes)",
-               _AGV13, overlap_aware=True),
+               _AGV13, overlap_aware=True,
+               kernel=lambda s: s.reliability_sensitivity[1]),
     MetricInfo("homogeneity", 1, "entropy", "each cluster holds items of one class",
-               "1 - H(C|K)/H(C) (1 when H(C) = 0); C = gold classes, K = clusters", _RH07),
+               "1 - H(C|K)/H(C) (1 when H(C) = 0); C = gold classes, K = clusters", _RH07,
+               kernel=lambda s: s.entropies.homogeneity),
     MetricInfo("completeness", 1, "entropy", "each class lies in one cluster",
-               "1 - H(K|C)/H(K) (1 when H(K) = 0)", _RH07),
+               "1 - H(K|C)/H(K) (1 when H(K) = 0)", _RH07,
+               kernel=lambda s: s.entropies.completeness),
     MetricInfo("v_measure", 1, "entropy", "weighted harmonic mean of homogeneity and completeness",
-               "(1+β) h c / (β h + c) (0 when β h + c = 0)", _RH07, params={"beta": 1.0}),
+               "(1+β) h c / (β h + c) (0 when β h + c = 0)", _RH07, params={"beta": 1.0},
+               kernel=lambda s, beta=1.0: s.entropies.v_measure(beta),
+               param_checks={"beta": (_positive, "beta must be a positive number")}),
     MetricInfo("vi", -1, "entropy", "variation of information (nats); lower is better",
-               "H(C|K) + H(K|C)", _MEILA),
+               "H(C|K) + H(K|C)", _MEILA,
+               kernel=lambda s: s.entropies.vi),
     MetricInfo("nvi", -1, "entropy", "normalised variation of information; lower is better",
-               "VI / H(C), C the gold classes; VI / H(K) when H(C) = 0; 0 when both are 0", _RR09),
+               "VI / H(C), C the gold classes; VI / H(K) when H(C) = 0; 0 when both are 0", _RR09,
+               kernel=lambda s: s.entropies.nvi),
     MetricInfo("h_c_given_k", -1, "entropy",
                "conditional entropy of the classes given the clusters (nats); lower is better",
-               "H(C|K) = -Σ_ij (n_ij/n) log(n_ij/|C_j|)", _RH07),
+               "H(C|K) = -Σ_ij (n_ij/n) log(n_ij/|C_j|)", _RH07,
+               kernel=lambda s: s.entropies.h_c_given_k),
     MetricInfo("h_k_given_c", -1, "entropy",
                "conditional entropy of the clusters given the classes (nats); lower is better",
-               "H(K|C) = -Σ_ij (n_ij/n) log(n_ij/|L_i|)", _RH07),
+               "H(K|C) = -Σ_ij (n_ij/n) log(n_ij/|L_i|)", _RH07,
+               kernel=lambda s: s.entropies.h_k_given_c),
     MetricInfo("rand", 1, "pair counting", "share of item pairs on which both clusterings agree",
-               "(TP + TN) / C(n,2) (1 when n < 2)", _RAND),
+               "(TP + TN) / C(n,2) (1 when n < 2)", _RAND,
+               kernel=lambda s: s.pairs.rand),
     MetricInfo("adjusted_rand", 1, "pair counting", "Rand index corrected for chance",
                "(S - SA·SB/T) / ((SA+SB)/2 - SA·SB/T), S = Σ C(n_ij,2), SA = Σ C(|L_i|,2), "
-               "SB = Σ C(|C_j|,2), T = C(n,2); 1 when the denominator is 0", _HA85),
+               "SB = Σ C(|C_j|,2), T = C(n,2); 1 when the denominator is 0", _HA85,
+               kernel=lambda s: s.pairs.adjusted_rand),
     MetricInfo("jaccard", 1, "pair counting", "Jaccard coefficient over co-clustered pairs",
-               "TP / (TP + FP + FN) (1 when no pair is together in either)", _AMIGO09),
+               "TP / (TP + FP + FN) (1 when no pair is together in either)", _AMIGO09,
+               kernel=lambda s: s.pairs.jaccard),
     MetricInfo("fowlkes_mallows", 1, "pair counting", "geometric mean of pair precision and recall",
-               "TP / sqrt((TP+FP)(TP+FN)) (1 when both are all singletons)", _FM),
+               "TP / sqrt((TP+FP)(TP+FN)) (1 when both are all singletons)", _FM,
+               kernel=lambda s: s.pairs.fowlkes_mallows),
     MetricInfo("pair_precision", 1, "pair counting", "share of system pairs that are gold pairs",
-               "TP / (TP + FP) (1 when the system forms no pair)", _SEMEVAL10),
+               "TP / (TP + FP) (1 when the system forms no pair)", _SEMEVAL10,
+               kernel=lambda s: s.pairs.precision),
     MetricInfo("pair_recall", 1, "pair counting", "share of gold pairs the system forms",
-               "TP / (TP + FN) (1 when the gold has no pair)", _SEMEVAL10),
+               "TP / (TP + FN) (1 when the gold has no pair)", _SEMEVAL10,
+               kernel=lambda s: s.pairs.recall),
     MetricInfo("pair_f", 1, "pair counting", "paired F-score (SemEval-2010)",
-               "2 P R / (P + R) (0 when P + R = 0)", _SEMEVAL10),
+               "2 P R / (P + R) (0 when P + R = 0)", _SEMEVAL10,
+               kernel=lambda s: s.pairs.f),
     MetricInfo("accuracy_m1", 1, "mapping", "many-to-one accuracy: each cluster → its majority class",
-               "(1/n) Σ_j max_i n_ij", _GOLDWATER),
+               "(1/n) Σ_j max_i n_ij", _GOLDWATER,
+               kernel=lambda s: s.accuracy_m1),
     MetricInfo("accuracy_11", 1, "mapping",
                "one-to-one accuracy: optimal assignment of clusters to classes",
-               "(1/n) max_σ Σ_j n_σ(j) j (scipy.optimize.linear_sum_assignment)", _GOLDWATER),
+               "(1/n) max_σ Σ_j n_σ(j) j (scipy.optimize.linear_sum_assignment)", _GOLDWATER,
+               kernel=lambda s: s.accuracy_11),
 )
 
 _REGISTRY: dict[str, MetricInfo] = {m.name: m for m in _INFOS}
 
-#: Metrics that are computed from the contingency table alone when nothing overlaps
-#: (every metric of SPEC §3).
-NON_OVERLAPPING_METRICS: tuple[str, ...] = tuple(_REGISTRY)
 
 #: The standard precision-like / recall-like pairs (for the dashboard and the F_α combination).
 METRIC_PAIRS: dict[str, tuple[str, str]] = {
@@ -237,7 +277,7 @@ class MetricSpec:
         return self.info.direction
 
 
-_SPEC_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
+_NAME_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
 def _unknown(name: str) -> UnanimityError:
@@ -258,10 +298,9 @@ def _coerce(metric: str, key: str, raw: str, default: object) -> object:
             f"metric {metric!r}: parameter {key}={raw!r} is not a "
             f"{'whole number' if isinstance(default, int) else 'number'}"
         ) from None
-    if metric == "v_measure" and key == "beta" and not (value > 0 and math.isfinite(value)):
-        raise UnanimityError(f"metric {metric!r}: beta must be a positive number, got {raw}")
-    if metric == "bcubed_adapted_recall" and key == "k" and value < 2:
-        raise UnanimityError(f"metric {metric!r}: k must be at least 2, got {raw}")
+    check = _REGISTRY[metric].param_checks.get(key)
+    if check is not None and not check[0](value):
+        raise UnanimityError(f"metric {metric!r}: {check[1]}, got {raw}")
     return value
 
 
@@ -276,7 +315,7 @@ def parse_metric(text: str | MetricSpec) -> MetricSpec:
     """
     if isinstance(text, MetricSpec):
         return text
-    m = _SPEC_RE.match(str(text))
+    m = _NAME_RE.match(str(text))
     if not m:
         raise UnanimityError(f"cannot read metric {text!r}; expected name or name(param=value)")
     name, args = m.group(1), m.group(2)

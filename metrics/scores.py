@@ -1,4 +1,4 @@
-"""Score tables: the one input of every comparison analysis (SPEC §1, §4-6).
+"""Score tables: the one input of every comparison analysis (docs/measures.md §1, §4-6).
 
 A **score table** is a long :class:`pandas.DataFrame` with exactly the columns
 ``system, topic, metric, value`` (str, str, str, float), one row per (system, topic, metric).

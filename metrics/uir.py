@@ -1,4 +1,7 @@
-"""Unanimous improvement and the Unanimous Improvement Ratio (SPEC §5).
+"""Unanimous improvement and the Unanimous Improvement Ratio (docs/measures.md §5).
+
+(Size: the per-pair and all-pairs UIR share their definitions and tie rule, so they stay in one
+module of about 440 lines; parametric UIR is in :mod:`metrics.parametric`.)
 
 Amigó, Gonzalo, Artiles and Verdejo (2011), "Combining evaluation metrics via the unanimous
 improvement ratio and its application to clustering tasks", JAIR 42, §3-§4 and §8 (parametric
@@ -25,16 +28,16 @@ disagree is in neither (**metric-biased**). The three counts reported with the v
 
 so that ``UIR = (n_a_better - n_b_better) / n_topics``.
 
-Choices SPEC leaves open, made here
+Choices the papers leave open, made here
 ----------------------------------
 * **Missing scores.** A topic where any metric of X is NaN for a or for b is left out of T for
   that pair and counted in ``n_missing`` (``n_topics`` counts the topics used). A pair with no
   usable topic has UIR NaN.
 * **Reference system** of a: ``argmax_s UIR(s, a)`` over s != a, kept only where that maximum
-  is >= ``threshold`` (SPEC: >=; the WePS paper's table writes "> 0.25"). Ties for the maximum
+  is >= ``threshold`` (>=, docs/measures.md §5; the WePS paper's table writes "> 0.25"). Ties for the maximum
   go to the system listed first. **Improved systems** of a: every s != a with
   UIR(a, s) >= threshold, in system order.
-* **Parametric UIR**: see :func:`parametric_uir`.
+* **Parametric UIR**: see :mod:`metrics.parametric`.
 """
 
 from __future__ import annotations
@@ -44,7 +47,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
 
 from metrics.scores import ScoreCube, metric_directions, score_cube
 
@@ -54,8 +56,10 @@ __all__ = [
     "uir",
     "uir_matrix",
     "uir_from_cube",
-    "parametric_uir",
-    "parametric_uir_matrix",
+    "uir_matrix_cube",
+    "check_tol",
+    "check_metrics",
+    "oriented",
     "reference_systems",
     "DEFAULT_TOL",
     "DEFAULT_THRESHOLD",
@@ -65,7 +69,7 @@ DEFAULT_TOL = 1e-9
 DEFAULT_THRESHOLD = 0.25
 
 
-def _check_metrics(metrics: Sequence[str]) -> list[str]:
+def check_metrics(metrics: Sequence[str]) -> list[str]:
     if isinstance(metrics, str):
         raise ValueError("metrics must be a sequence of at least two metric names, got a string")
     metrics = [str(m) for m in metrics]
@@ -76,14 +80,14 @@ def _check_metrics(metrics: Sequence[str]) -> list[str]:
     return metrics
 
 
-def _check_tol(tol: float) -> float:
+def check_tol(tol: float) -> float:
     tol = float(tol)
     if not np.isfinite(tol) or tol < 0:
         raise ValueError(f"tol must be a non-negative number, got {tol!r}")
     return tol
 
 
-def _oriented(cube: ScoreCube, directions: Mapping[str, int] | None) -> np.ndarray:
+def oriented(cube: ScoreCube, directions: Mapping[str, int] | None) -> np.ndarray:
     return cube.oriented(metric_directions(cube.metrics, directions))
 
 
@@ -143,9 +147,9 @@ def _pair_flags(xa: np.ndarray, xb: np.ndarray, tol: float):
 def uir_from_cube(cube: ScoreCube, a: str, b: str, tol: float = DEFAULT_TOL,
                   directions: Mapping[str, int] | None = None) -> UIRResult:
     """:func:`uir` on a ready :class:`ScoreCube` (all its metrics are used)."""
-    _check_metrics(cube.metrics)
-    tol = _check_tol(tol)
-    X = _oriented(cube, directions)
+    check_metrics(cube.metrics)
+    tol = check_tol(tol)
+    X = oriented(cube, directions)
     ia, ib = cube.system_index(a), cube.system_index(b)
     valid, ge_ab, ge_ba = _pair_flags(X[ia], X[ib], tol)
     n = int(valid.sum())
@@ -165,7 +169,7 @@ def uir(
     tol: float = DEFAULT_TOL,
     directions: Mapping[str, int] | None = None,
 ) -> UIRResult:
-    """Unanimous Improvement Ratio of system ``a`` over system ``b`` (SPEC §5).
+    """Unanimous Improvement Ratio of system ``a`` over system ``b`` (docs/measures.md §5).
 
     Parameters
     ----------
@@ -186,7 +190,7 @@ def uir(
         ``uir = (n_a_better - n_b_better) / n_topics`` with the counts; see the module docstring
         for ties, metric-biased and missing topics.
     """
-    metrics = _check_metrics(metrics)
+    metrics = check_metrics(metrics)
     systems = [a] if a == b else [a, b]
     cube = score_cube(table, metrics, systems=systems)
     return uir_from_cube(cube, a, b, tol=tol, directions=directions)
@@ -338,8 +342,10 @@ def _uir_counts(X: np.ndarray, tol: float):
     return n_ge, n_tied, n_topics
 
 
-def _matrix_from_cube(cube: ScoreCube, tol: float, directions) -> UIRMatrix:
-    X = _oriented(cube, directions)
+def uir_matrix_cube(cube: ScoreCube, tol: float = DEFAULT_TOL,
+                    directions: Mapping[str, int] | None = None) -> UIRMatrix:
+    """:func:`uir_matrix` on a ready :class:`~metrics.scores.ScoreCube`."""
+    X = oriented(cube, directions)
     n_ge, n_tied, n_topics = _uir_counts(X, tol)
     with np.errstate(invalid="ignore", divide="ignore"):
         value = (n_ge - n_ge.T) / n_topics
@@ -355,7 +361,7 @@ def uir_matrix(
     systems: Sequence[str] | None = None,
     directions: Mapping[str, int] | None = None,
 ) -> UIRMatrix:
-    """UIR of every ordered pair of systems, fully vectorised (SPEC §5).
+    """UIR of every ordered pair of systems, fully vectorised (docs/measures.md §5).
 
     Same definitions as :func:`uir`. Cost O(S^2 T M) integer comparisons in blocks of rows
     (no Python loop over pairs); memory O(S T M + block).
@@ -375,197 +381,10 @@ def uir_matrix(
     -------
     UIRMatrix
     """
-    metrics = _check_metrics(metrics)
-    tol = _check_tol(tol)
+    metrics = check_metrics(metrics)
+    tol = check_tol(tol)
     cube = score_cube(table, metrics, systems=systems)
-    return _matrix_from_cube(cube, tol, directions)
-
-
-# ---------------------------------------------------------------------------------------------
-# Parametric UIR
-# ---------------------------------------------------------------------------------------------
-
-
-def _bvn_cdf(h, k, rho):
-    """P(Z1 <= h, Z2 <= k) for a standard bivariate normal with correlation ``rho``.
-
-    Owen's T formulation (Owen 1956): Phi2 = (Phi(h) + Phi(k)) / 2 - T(h, a_h) - T(k, a_k) - c,
-    a_h = (k - rho h) / (h sqrt(1 - rho^2)), a_k likewise, c = 1/2 when h k < 0 or (h k = 0 and
-    h + k < 0), else 0. |rho| = 1 is handled in closed form.
-    """
-    h, k, rho = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (h, k, rho)))
-    out = np.empty(h.shape)
-    Ph, Pk = special.ndtr(h), special.ndtr(k)
-    up = rho >= 1 - 1e-15
-    down = rho <= -1 + 1e-15
-    mid = ~(up | down)
-    out[up] = np.minimum(Ph, Pk)[up]
-    out[down] = np.maximum(0.0, Ph + Pk - 1)[down]
-    if mid.any():
-        hm, km, rm = h[mid], k[mid], rho[mid]
-        s = np.sqrt(1 - rm * rm)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ah = (km - rm * hm) / (hm * s)
-            ak = (hm - rm * km) / (km * s)
-        # h = 0 (or k = 0): T(0, a) = arctan(a) / (2 pi); a = +-inf gives +-1/4
-        th = np.where(hm == 0, 0.25 * np.sign(km - rm * hm), 0.0)
-        tk = np.where(km == 0, 0.25 * np.sign(hm - rm * km), 0.0)
-        th = np.where(hm != 0, special.owens_t(np.where(hm != 0, hm, 1.0), np.where(hm != 0, ah, 0.0)), th)
-        tk = np.where(km != 0, special.owens_t(np.where(km != 0, km, 1.0), np.where(km != 0, ak, 0.0)), tk)
-        both0 = (hm == 0) & (km == 0)
-        c = np.where((hm * km < 0) | ((hm * km == 0) & (hm + km < 0)), 0.5, 0.0)
-        val = 0.5 * (special.ndtr(hm) + special.ndtr(km)) - th - tk - c
-        val = np.where(both0, 0.25 + np.arcsin(rm) / (2 * np.pi), val)
-        out[mid] = np.clip(val, 0.0, 1.0)
-    return out
-
-
-def _orthant_probs(mu: np.ndarray, cov: np.ndarray, seed: int = 0) -> tuple[float, float]:
-    """(P(all D >= 0), P(all D <= 0)) for D ~ N(mu, cov) with positive variances."""
-    k = mu.size
-    sd = np.sqrt(np.diag(cov))
-    h = mu / sd
-    if k == 1:
-        return float(special.ndtr(h[0])), float(special.ndtr(-h[0]))
-    corr = cov / np.outer(sd, sd)
-    corr = np.clip((corr + corr.T) / 2, -1.0, 1.0)
-    np.fill_diagonal(corr, 1.0)
-    if k == 2:
-        return float(_bvn_cdf(h[0], h[1], corr[0, 1])), float(_bvn_cdf(-h[0], -h[1], corr[0, 1]))
-    # k >= 3: Genz's algorithm; a singular correlation (rank-deficient differences) is nudged
-    # towards the identity by 1e-9, which changes an orthant probability by O(1e-9) because no
-    # marginal is degenerate (the orthant boundary has probability zero).
-    w = np.linalg.eigvalsh(corr)
-    if w.min() < 1e-9:
-        corr = (1 - 1e-9) * corr + 1e-9 * np.eye(k)
-    mvn = stats.multivariate_normal(mean=np.zeros(k), cov=corr, allow_singular=True,
-                                    maxpts=200_000 * k, abseps=1e-7, releps=1e-7)
-    p_ge = float(mvn.cdf(h, rng=np.random.default_rng(seed)))
-    p_le = float(mvn.cdf(-h, rng=np.random.default_rng(seed)))
-    return p_ge, p_le
-
-
-def _parametric_from_deltas(D: np.ndarray, tol: float = DEFAULT_TOL, seed: int = 0) -> float:
-    """Parametric UIR of per-topic oriented differences D (n, M); see :func:`parametric_uir`."""
-    D = D[~np.isnan(D).any(axis=1)]
-    n, M = D.shape
-    if n == 0:
-        return float("nan")
-    mu = D.mean(axis=0)
-    const = np.ptp(D, axis=0) <= tol
-    # constant dimensions: D_x = mu_x with probability 1
-    pos = const & (mu > tol)
-    neg = const & (mu < -tol)
-    f_ge = 0.0 if neg.any() else 1.0
-    f_le = 0.0 if pos.any() else 1.0
-    rest = ~const
-    if not rest.any() or (f_ge == 0 and f_le == 0):
-        return f_ge - f_le
-    Dr, mur = D[:, rest], mu[rest]
-    if rest.sum() == 2 and f_ge == 1 and f_le == 1:
-        # P(A and B) - P(not A and not B) = P(A) + P(B) - 1 for any law with P(D_x = 0) = 0:
-        # the orthant difference does not depend on the correlation.
-        sd = Dr.std(axis=0, ddof=1)
-        return float(special.ndtr(mur[0] / sd[0]) + special.ndtr(mur[1] / sd[1]) - 1.0)
-    cov = np.atleast_2d(np.cov(Dr, rowvar=False, ddof=1))
-    p_ge, p_le = _orthant_probs(mur, cov, seed=seed)
-    return float(f_ge * p_ge - f_le * p_le)
-
-
-def parametric_uir(
-    table: pd.DataFrame,
-    a: str,
-    b: str,
-    metrics: Sequence[str],
-    tol: float = DEFAULT_TOL,
-    directions: Mapping[str, int] | None = None,
-) -> float:
-    """Parametric UIR (JAIR 2011 §8; SPEC §5).
-
-    The per-topic differences D_x = x(a) - x(b) (oriented, topics with a missing score left out)
-    are fitted by a multivariate normal N(mu, Sigma) (sample mean, covariance with ddof = 1), and
-
-        UIR_param = P(all D_x >= 0) - P(all D_x <= 0).
-
-    Singular covariance, handled explicitly:
-
-    * a metric whose difference is constant over the topics (range <= ``tol``; always so with a
-      single topic) has zero variance: D_x = mu_x surely. If mu_x > tol, P(all <= 0) = 0;
-      if mu_x < -tol, P(all >= 0) = 0; if |mu_x| <= tol the metric is a tie and drops out.
-      The probabilities of the remaining metrics are computed on the reduced dimension;
-      all metrics constant gives the sign rule [all mu >= 0] - [all mu <= 0] (0 for ties).
-    * two remaining metrics and no constant one: the exact identity
-      P(A and B) - P(not A and not B) = P(A) + P(B) - 1 gives
-      Phi(mu_1 / sd_1) + Phi(mu_2 / sd_2) - 1, which is independent of the correlation and thus
-      also right for correlation +-1;
-    * otherwise: orthant probabilities of the standardised law -- one metric: Phi; two: exact
-      bivariate normal CDF (Owen's T, closed form at correlation +-1); three or more:
-      :class:`scipy.stats.multivariate_normal` ``cdf`` (Genz, seeded) with a rank-deficient
-      correlation matrix nudged by 1e-9 towards the identity.
-
-    Returns
-    -------
-    float
-        In [-1, 1]; NaN when no topic is usable.
-    """
-    metrics = _check_metrics(metrics)
-    tol = _check_tol(tol)
-    cube = score_cube(table, metrics, systems=[a] if a == b else [a, b])
-    X = _oriented(cube, directions)
-    D = X[cube.system_index(a)] - X[cube.system_index(b)]
-    return _parametric_from_deltas(D, tol)
-
-
-def _parametric_matrix_from_X(X: np.ndarray, tol: float) -> np.ndarray:
-    """(S, S) parametric UIR for oriented scores X (S, T, M); closed form vectorised for the
-    common case, :func:`_parametric_from_deltas` for the rest (constant or missing differences,
-    M != 2)."""
-    S, T, M = X.shape
-    out = np.full((S, S), np.nan)
-    valid = ~np.isnan(X).any(axis=2)
-    complete = valid.all(axis=1)
-    Xc = np.where(valid[:, :, None], X, 0.0)
-    k = int(max(1, min(S, 2_000_000 // max(1, S * T * M))))
-    for i0 in range(0, S, k):
-        i1 = min(S, i0 + k)
-        D = Xc[i0:i1, None] - Xc[None, :]  # (k, S, T, M)
-        mu = D.mean(axis=2)
-        sd = np.sqrt(((D - mu[:, :, None, :]) ** 2).sum(axis=2) / max(T - 1, 1))
-        ptp = D.max(axis=2) - D.min(axis=2)
-        if M == 2:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                val = special.ndtr(mu[..., 0] / sd[..., 0]) + special.ndtr(mu[..., 1] / sd[..., 1]) - 1.0
-        else:
-            val = np.full(mu.shape[:2], np.nan)
-        simple = (M == 2) & (ptp > tol).all(axis=-1) & (T > 1)
-        simple &= complete[i0:i1, None] & complete[None, :]
-        out[i0:i1] = np.where(simple, val, np.nan)
-        for ia, ib in zip(*np.nonzero(~simple)):
-            a = i0 + ia
-            out[a, ib] = _parametric_from_deltas(X[a] - X[ib], tol)
-    return out
-
-
-def parametric_uir_matrix(
-    table: pd.DataFrame,
-    metrics: Sequence[str],
-    tol: float = DEFAULT_TOL,
-    systems: Sequence[str] | None = None,
-    directions: Mapping[str, int] | None = None,
-) -> pd.DataFrame:
-    """Parametric UIR (:func:`parametric_uir`) of every ordered pair, vectorised over pairs.
-
-    Returns
-    -------
-    DataFrame
-        Square, rows ``system_a`` and columns ``system_b``; antisymmetric, zero diagonal.
-    """
-    metrics = _check_metrics(metrics)
-    tol = _check_tol(tol)
-    cube = score_cube(table, metrics, systems=systems)
-    vals = _parametric_matrix_from_X(_oriented(cube, directions), tol)
-    return pd.DataFrame(vals, index=pd.Index(cube.systems, name="system_a"),
-                        columns=pd.Index(cube.systems, name="system_b"))
+    return uir_matrix_cube(cube, tol, directions)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -574,7 +393,7 @@ def parametric_uir_matrix(
 
 
 def reference_systems(matrix: UIRMatrix, threshold: float = DEFAULT_THRESHOLD) -> pd.DataFrame:
-    """Reference system and improved systems of every system (SPEC §5; WePS paper, Table 5).
+    """Reference system and improved systems of every system (docs/measures.md §5; WePS paper, Table 5).
 
     Parameters
     ----------

@@ -1,10 +1,10 @@
-"""An independent, slow reference for every metric: straight from the definitions of SPEC §3.
+"""An independent, slow reference for every metric: straight from the definitions of docs/measures.md §3.
 
 Nothing here is shared with :mod:`metrics`: clusterings are plain Python lists of sets
 (``gold[e]`` the classes of item e, ``system[e]`` its clusters), and every quantity is counted
 by looping over items, item pairs or (item, class, cluster) elements. Missing items are given
 as a set of item indices; they are singleton clusters, and under ``penalize`` get BCubed recall
-and sensitivity 0 (SPEC §2).
+and sensitivity 0 (docs/measures.md §2).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Campaign analyses and the comparison report (SPEC §6), on hand-made tables and on RepLab 2013."""
+"""Campaign analyses and the comparison report (docs/measures.md §6), on hand-made tables and on RepLab 2013."""
 
 from __future__ import annotations
 

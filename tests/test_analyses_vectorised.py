@@ -1,8 +1,8 @@
 """The vectorised comparison engine equals the per-pair routes it replaces, bit for bit.
 
-* :func:`metrics.combine._all_pairs_alpha` (every pair's beats-for-all-alpha and crossings at
-  once, vectorised Brent) against :func:`_beats_matrix` + :func:`_pair_crossings` /
-  :func:`_micro_crossing` pair by pair, on random tables and on near-tangent, hidden-crossing,
+* :func:`metrics.combine.all_pairs_alpha` (every pair's beats-for-all-alpha and crossings at
+  once, vectorised Brent) against :func:`beats_matrix` + :func:`pair_crossings` /
+  :func:`micro_crossing` pair by pair, on random tables and on near-tangent, hidden-crossing,
   tied and undefined curves;
 * the Wilcoxon kernel (one ranking, scipy's normal approximation) against
   :func:`scipy.stats.wilcoxon` row by row;
@@ -29,28 +29,20 @@ from metrics.analyses import (
     comparison_core,
     threshold_curve,
 )
-from metrics.combine import (
-    _all_pairs_alpha,
-    _beats_matrix,
-    _PairDiff,
-    _roots_vec,
-    _Curves,
-    _curves_from_arrays,
-    _grid_bounds,
-    _micro_crossing,
-    _pair_crossings,
-    f_alpha,
-)
-from metrics.significance import _wilcoxon_rows
+from alpha_reference import beats_matrix, micro_crossing, pair_crossings
+from metrics.alpha import _grid_bounds, _PairDiff, _roots_vec, all_pairs_alpha
+from metrics.combine import f_alpha
+from metrics.curves import Curves, curves_from_arrays
+from metrics.paired import _wilcoxon_rows
 
 
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _per_pair(curves: _Curves, average: str):
+def _per_pair(curves: Curves, average: str):
     """The per-pair route compare() used before vectorisation."""
     bounds = _grid_bounds(curves)
-    beats = _beats_matrix(curves, bounds=bounds)
+    beats = beats_matrix(curves, bounds=bounds)
     S = curves.U.shape[0]
     cross = {}
     for i in range(S):
@@ -58,17 +50,17 @@ def _per_pair(curves: _Curves, average: str):
             if beats[i, j] or beats[j, i]:
                 cross[i, j] = []
             elif average == "micro":
-                sub = _Curves(curves.U[[i, j]], curves.V[[i, j]], curves.W[[i, j]], curves.defined[[i, j]])
-                cross[i, j] = _micro_crossing(sub)
+                sub = Curves(curves.U[[i, j]], curves.V[[i, j]], curves.W[[i, j]], curves.defined[[i, j]])
+                cross[i, j] = micro_crossing(sub)
             else:
-                cross[i, j] = _pair_crossings(curves, i, j, bounds)
+                cross[i, j] = pair_crossings(curves, i, j, bounds)
     return beats, cross
 
 
 def _assert_same_route(P: np.ndarray, R: np.ndarray, average: str, cells: int = 2_000_000) -> int:
-    curves = _curves_from_arrays(P, R, average)
+    curves = curves_from_arrays(P, R, average)
     beats, cross = _per_pair(curves, average)
-    got = _all_pairs_alpha(curves, average, cells=cells)
+    got = all_pairs_alpha(curves, average, cells=cells)
     np.testing.assert_array_equal(got.beats, beats)
     n = 0
     for k, (i, j) in enumerate(zip(got.iu.tolist(), got.ju.tolist())):
@@ -142,7 +134,7 @@ def test_all_pairs_equal_per_pair_near_tangent_and_degenerate(average):
     n = _assert_same_route(P, R, average)
     if average == "macro":
         # the +1e-6 dip really holds two crossings found between grid points
-        cr = _all_pairs_alpha(_curves_from_arrays(P, R, average), average)
+        cr = all_pairs_alpha(curves_from_arrays(P, R, average), average)
         k = 0  # pair (0, 1)
         assert len(cr.crossings[k]) == 2 and 0.5 < cr.crossings[k][0] < cr.crossings[k][1] < 0.51
     assert n > 0
@@ -220,7 +212,7 @@ def test_wilcoxon_rows_equal_scipy_per_row(n):
 def _reference_threshold_curve(pairs: pd.DataFrame) -> pd.DataFrame:
     """The loop the vectorised threshold curve replaced."""
     u = pairs["uir"].to_numpy(dtype=np.float64)
-    total = int(u.size)  # every ordered pair, undefined UIR included (SPEC §6)
+    total = int(u.size)  # every ordered pair, undefined UIR included (docs/measures.md §6)
     cls = pairs["pair_class"].to_numpy(dtype=object)
     has_cls = np.array([c is not None and c == c and c != "" for c in cls])
     beats = pairs["beats_all_alpha"].to_numpy(dtype=bool)

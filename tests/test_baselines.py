@@ -1,4 +1,4 @@
-"""Baselines of SPEC §7 added to a campaign."""
+"""Baselines of docs/measures.md §7 added to a campaign."""
 
 from __future__ import annotations
 

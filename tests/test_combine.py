@@ -1,4 +1,4 @@
-"""F_alpha, campaign scores, F_alpha curves, crossings and "beats for every alpha" (SPEC §4)."""
+"""F_alpha, campaign scores, F_alpha curves, crossings and "beats for every alpha" (docs/measures.md §4)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from scipy.optimize import minimize_scalar
 
+from alpha_reference import pair_crossings
+from metrics.alpha import _grid_bounds
+from metrics.curves import curves_from_arrays
 from metrics.combine import (
-    _curves_from_arrays,
-    _grid_bounds,
-    _pair_crossings,
     beats_all_alpha,
     campaign_f,
     crossings,
@@ -48,7 +48,7 @@ def test_f_alpha_hand_values():
 def test_f_alpha_zero_and_nan():
     assert f_alpha(0.0, 0.7) == 0.0
     assert f_alpha(0.7, 0.0) == 0.0
-    assert f_alpha(0.7, 0.0, alpha=1.0) == 0.0  # SPEC: 0 when P or R is 0 (continuous in alpha)
+    assert f_alpha(0.7, 0.0, alpha=1.0) == 0.0  # docs/measures.md §4: 0 when P or R is 0 (continuous in alpha)
     assert math.isnan(f_alpha(float("nan"), 0.5))
     out = f_alpha(np.array([0.5, 0.0, 1.0]), np.array([0.5, 0.3, 1.0]), alpha=np.array([[0.0], [1.0]]))
     assert out.shape == (2, 3)
@@ -129,9 +129,9 @@ def test_macro_two_crossings_hand_worked():
     # on a grid {0, 1} only, both crossings are hidden between grid points and still found
     P = np.array([[0.5, 0.5], [1.0, 0.25]])
     R = np.array([[0.5, 0.5], [0.25, 1.0]])
-    curves = _curves_from_arrays(P, R, "macro")
+    curves = curves_from_arrays(P, R, "macro")
     coarse = _grid_bounds(curves, np.array([0.0, 1.0]))
-    assert _pair_crossings(curves, 0, 1, coarse) == pytest.approx(got, abs=1e-12)
+    assert pair_crossings(curves, 0, 1, coarse) == pytest.approx(got, abs=1e-12)
 
 
 def test_no_crossing_for_identical_or_dominating_systems():

@@ -1,4 +1,4 @@
-"""The formal-constraint checker (SPEC §10) gives what each definition implies."""
+"""The formal-constraint checker (docs/measures.md §8) gives what each definition implies."""
 
 from __future__ import annotations
 

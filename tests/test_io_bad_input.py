@@ -1,4 +1,4 @@
-"""Bad input: every error (or note) names the file, the line and the problem (SPEC §2)."""
+"""Bad input: every error (or note) names the file, the line and the problem (docs/measures.md §2)."""
 
 from __future__ import annotations
 

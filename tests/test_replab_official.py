@@ -19,7 +19,7 @@ from metrics.evaluate import evaluate
 from metrics.io import load
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path("/work/shared/campaigns/replab2013")
+SHARED = ROOT.parent / "shared" / "campaigns" / "replab2013"  # the shared folder next to the repository
 FIXTURE = ROOT / "tests" / "data" / "replab2013_official.csv.gz"
 
 pytestmark = pytest.mark.slow

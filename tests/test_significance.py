@@ -1,4 +1,4 @@
-"""Paired tests, corrections and pair classes (SPEC §6)."""
+"""Paired tests, corrections and pair classes (docs/measures.md §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Unanimous improvement, UIR, parametric UIR and reference systems (SPEC §5)."""
+"""Unanimous improvement, UIR, parametric UIR and reference systems (docs/measures.md §5)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from metrics.parametric import parametric_from_deltas, parametric_uir, parametric_uir_matrix
 from metrics.uir import (
     UIRMatrix,
-    _parametric_from_deltas,
-    parametric_uir,
-    parametric_uir_matrix,
     reference_systems,
     uir,
     uir_matrix,
@@ -228,7 +226,7 @@ def test_parametric_against_monte_carlo(M, rho):
     rng = np.random.default_rng(M * 10 + int(rho * 10))
     cov = 0.01 * ((1 - rho) * np.eye(M) + rho)
     D = rng.multivariate_normal(np.linspace(0.02, 0.06, M), cov, size=61)
-    got = _parametric_from_deltas(D)
+    got = parametric_from_deltas(D)
     # MC standard error <= 1/sqrt(2e6) ~ 7e-4
     assert got == pytest.approx(_mc(D), abs=3e-3)
 
@@ -241,8 +239,8 @@ def test_parametric_two_metrics_closed_form_and_scipy_orthants():
     closed = stats.norm.cdf(mu[0] / sd[0]) + stats.norm.cdf(mu[1] / sd[1]) - 1
     mvn = stats.multivariate_normal(mean=mu, cov=C)
     orth = (mvn.cdf([np.inf, np.inf], lower_limit=[0, 0]) - mvn.cdf([0, 0]))
-    assert _parametric_from_deltas(D) == pytest.approx(closed, abs=1e-12)
-    assert _parametric_from_deltas(D) == pytest.approx(orth, abs=1e-4)
+    assert parametric_from_deltas(D) == pytest.approx(closed, abs=1e-12)
+    assert parametric_from_deltas(D) == pytest.approx(orth, abs=1e-4)
 
 
 def test_parametric_singular_cases():
@@ -250,22 +248,22 @@ def test_parametric_singular_cases():
     # so UIR_param = P(D_2 >= 0) = Phi(mu_2 / sd_2)
     d2 = np.array([0.1, -0.05, 0.2, 0.05])
     D = np.column_stack([np.full(4, 0.1), d2])
-    assert _parametric_from_deltas(D) == pytest.approx(stats.norm.cdf(d2.mean() / d2.std(ddof=1)))
+    assert parametric_from_deltas(D) == pytest.approx(stats.norm.cdf(d2.mean() / d2.std(ddof=1)))
     # constant zero difference: a tie on that metric, drops out: 2 Phi(h) - 1
     D0 = np.column_stack([np.zeros(4), d2])
-    assert _parametric_from_deltas(D0) == pytest.approx(2 * stats.norm.cdf(d2.mean() / d2.std(ddof=1)) - 1)
+    assert parametric_from_deltas(D0) == pytest.approx(2 * stats.norm.cdf(d2.mean() / d2.std(ddof=1)) - 1)
     # everything constant: sign of the means
-    assert _parametric_from_deltas(np.array([[0.1, 0.2], [0.1, 0.2]])) == 1.0
-    assert _parametric_from_deltas(np.array([[0.1, -0.2], [0.1, -0.2]])) == 0.0
-    assert _parametric_from_deltas(np.array([[-0.1, 0.0]] * 3)) == -1.0
-    assert _parametric_from_deltas(np.zeros((5, 2))) == 0.0
-    assert _parametric_from_deltas(np.array([[0.3, 0.1]])) == 1.0  # one topic
-    assert math.isnan(_parametric_from_deltas(np.zeros((0, 2))))
+    assert parametric_from_deltas(np.array([[0.1, 0.2], [0.1, 0.2]])) == 1.0
+    assert parametric_from_deltas(np.array([[0.1, -0.2], [0.1, -0.2]])) == 0.0
+    assert parametric_from_deltas(np.array([[-0.1, 0.0]] * 3)) == -1.0
+    assert parametric_from_deltas(np.zeros((5, 2))) == 0.0
+    assert parametric_from_deltas(np.array([[0.3, 0.1]])) == 1.0  # one topic
+    assert math.isnan(parametric_from_deltas(np.zeros((0, 2))))
     # perfectly correlated differences (rank-1 covariance), 3 metrics: against Monte Carlo
     rng = np.random.default_rng(2)
     z = rng.normal(0.02, 0.05, size=50)
     D3 = np.column_stack([z, 2 * z + 0.01, rng.normal(0.03, 0.05, size=50)])
-    got = _parametric_from_deltas(D3)
+    got = parametric_from_deltas(D3)
     assert got == pytest.approx(_mc(D3), abs=3e-3)
 
 

@@ -1,13 +1,14 @@
-"""Compare two systems: F_alpha curves, UIR with its counts, per-topic view, tests, topics."""
+"""Compare two systems: F_alpha curves, UIR with its counts, per-topic view, tests, topics.
+
+Every pairwise number is the comparison report's row of the pair (:func:`dashboard.data.pair_report`),
+worded by :mod:`dashboard.pair_view`."""
 
 from __future__ import annotations
-
-import math
 
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, figures, state, ui
+from dashboard import data, figures, pair_view, state, ui
 
 sel = state.selection()
 a, b = sel.a, sel.b
@@ -23,44 +24,22 @@ if a == b:
     st.stop()
 
 t = data.table(sel)
-
+rep = None
 with ui.guard("The pair summary"):
-    res = data.pair_uir(t, a, b)
-    rk = data.ranking(t, sel.alpha, sel.average).set_index("system")
-    fa, fb = float(rk.loc[a, "f"]), float(rk.loc[b, "f"])
-    beats_ab = data.beats_all_alpha(t, a, b, sel.average)
-    beats_ba = data.beats_all_alpha(t, b, a, sel.average)
-    param = data.parametric_uir(t, a, b)
-    robust = res.uir >= sel.threshold
-    rev = -res.uir >= sel.threshold
-    c1, c2, c3, c4, c5 = st.columns(5)
-    c1.metric(f"F\u03b1(A) at \u03b1 = {sel.alpha:.2f}", f"{fa:.3f}",
-              f"rank {int(rk.loc[a, 'rank'])}", delta_color="off", delta_arrow="off", help=a)
-    c2.metric(f"F\u03b1(B) at \u03b1 = {sel.alpha:.2f}", f"{fb:.3f}",
-              f"rank {int(rk.loc[b, 'rank'])}", delta_color="off", delta_arrow="off", help=b)
-    verdict = ("A improves B" if robust else "B improves A" if rev else "not robust")
-    c3.metric("UIR(A, B)", f"{res.uir:+.2f}", f"{verdict} (t = {sel.threshold:.2f})",
-              delta_color="blue" if robust else ("orange" if rev else "gray"), delta_arrow="off",
-              help="(|A \u2265\u2200 B| \u2212 |B \u2265\u2200 A|) / |topics|, in [-1, 1]. "
-                   "Robust when |UIR| \u2265 the threshold.")
-    c4.metric("Parametric UIR", "n/a" if math.isnan(param) else f"{param:+.2f}",
-              help="P(all \u0394 \u2265 0) \u2212 P(all \u0394 \u2264 0) under a normal fit "
-                   "of the per-topic differences.")
-    c5.metric("Better for every \u03b1", "A" if beats_ab else ("B" if beats_ba else "neither"),
-              help="F\u03b1(A) > F\u03b1(B) for every \u03b1 in [0, 1] (exact), or the reverse.")
-    ui.plot(figures.uir_counts_figure(res.n_a_better, res.n_tied, res.n_biased, res.n_b_better,
-                                      a, b, title=f"Topics ({res.n_topics}) by unanimous winner"),
+    rep = data.pair_report(sel, t)
+    for col, card in zip(st.columns(5), pair_view.summary_cards(rep)):
+        col.metric(card.label, card.value, card.delta, delta_color=card.color, delta_arrow="off",
+                   help=card.help)
+    ui.plot(figures.uir_counts_figure(rep.n_a_better, rep.n_tied, rep.n_biased, rep.n_b_better,
+                                      a, b, title=f"Topics ({rep.n_topics}) by unanimous winner"),
             key="cmp_counts", sel=sel, filename="uir_counts")
-    st.caption(f"**A \u2265\u2200 B** on {res.n_a_better} topics, **B \u2265\u2200 A** on "
-               f"{res.n_b_better}, tied on both metrics on {res.n_tied}, metric-biased (the two "
-               f"metrics disagree) on {res.n_biased}.")
+    st.caption(pair_view.counts_caption(rep))
 
 with ui.guard("The F\u03b1 curves of the pair"):
     curves = data.curves(t, sel.average)
-    cx = data.crossings(t, a, b, sel.average)
-    ui.plot(figures.pair_curves_figure(curves[[a, b]], a, b, cx, sel.precision, sel.recall,
-                                       sel.alpha, sel.average), key="cmp_curves", sel=sel,
-            filename="pair_f_alpha")
+    ui.plot(figures.pair_curves_figure(curves[[a, b]], a, b, list(rep.crossings), sel.precision,
+                                       sel.recall, sel.alpha, sel.average), key="cmp_curves",
+            sel=sel, filename="pair_f_alpha")
 
 st.subheader("Per topic", anchor=False)
 topics = pd.DataFrame()
@@ -86,34 +65,22 @@ with ui.guard("The per-topic scatter"):
 
 st.subheader("Significance per metric", anchor=False)
 with ui.guard("The significance tests"):
-    c1, c2, c3 = st.columns([1, 1, 3])
-    test = c1.selectbox("Test", list(data.TESTS), key="test", bind="query-params")
-    corr = c2.selectbox("Correction", list(data.CORRECTIONS), key="correction",
-                        bind="query-params", help="Across all pairs of the campaign, per metric.")
-    tests = data.pair_tests(t, test, corr)
-    row = tests[(tests["system_a"] == a) & (tests["system_b"] == b)]
-    tv = pd.DataFrame({
-        "metric": row["metric"],
-        "mean \u0394 (A\u2212B)": row["delta"],
-        "p": row["pvalue"],
-        f"p ({corr})": row["pvalue_corrected"],
-        "topics": row["n"],
-    })
-    tv["verdict"] = [
-        ("A better" if d > 0 else "B better") if (pc == pc and pc < 0.05) else "not significant"
-        for d, pc in zip(row["delta"], row["pvalue_corrected"])
-    ]
-    with c3:
-        st.dataframe(tv, hide_index=True, width="stretch", key="cmp_tests",
-                     column_config={
-                         "mean \u0394 (A\u2212B)": st.column_config.NumberColumn(format="%+.4f"),
-                         "p": st.column_config.NumberColumn(format="%.2g"),
-                         f"p ({corr})": st.column_config.NumberColumn(format="%.2g"),
-                     })
-    n_sig = (tv["verdict"] != "not significant").sum()
-    st.caption(f"Paired {test} test over topics, p < 0.05 after {corr} correction across all "
-               f"pairs: {n_sig} of {len(tv)} metrics differ significantly. A significant gain on "
-               "one metric with a significant loss on the other is what UIR flags as not robust.")
+    tv = pair_view.tests_frame(rep)
+    corr_col = f"p ({rep.correction})"
+    st.dataframe(tv, hide_index=True, width="stretch", key="cmp_tests",
+                 column_config={
+                     pair_view.DELTA_COLUMN: st.column_config.NumberColumn(
+                         format="%+.4f", help="Mean per-topic difference A \u2212 B, negated for "
+                                              "a lower-is-better metric: > 0 means A is better."),
+                     "p": st.column_config.NumberColumn(format="%.2g"),
+                     corr_col: st.column_config.NumberColumn(format="%.2g"),
+                 })
+    n_sig = int((tv["verdict"].isin(["A better", "B better"])).sum())
+    st.caption(f"Paired {rep.test} test over topics (change it under \u201cSignificance "
+               f"tests\u201d in the sidebar), p < {rep.level:g} after {rep.correction} "
+               f"correction across all pairs: {n_sig} of {len(tv)} metrics differ "
+               f"significantly; pair class: **{rep.pair_class or 'n/a'}**. A significant gain on "
+               "one metric with a significant loss on another is what UIR flags as not robust.")
 
 st.markdown("**Per-topic deltas** \u2014 select a row to open the topic")
 if not topics.empty:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, state, ui
+from dashboard import data, sources, state, ui
 
 ui.header(
     "Data",
@@ -31,7 +31,7 @@ with st.expander("Load another campaign", expanded=False, icon=":material/upload
         gold = st.selectbox("Which file is the gold?", names, index=guess, key="upload_gold")
     if files and st.button("Load", key="upload_load", type="primary", icon=":material/upload:"):
         payload = [(f.name, f.getvalue()) for f in files]
-        src = state.register_upload(payload, gold)
+        src = sources.register_upload(payload, gold)
         loaded = False
         with ui.guard(f"Could not load {', '.join(f.name for f in files)}"):
             info = data.campaign_info(src)
@@ -42,7 +42,7 @@ with st.expander("Load another campaign", expanded=False, icon=":material/upload
             state.request(campaign=src.key)
             st.rerun()
         else:
-            state.forget_upload(src.key)
+            sources.forget_upload(src.key)
 
 sel = st.session_state.get("_selection")
 if sel is None:

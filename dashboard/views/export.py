@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, figures, report_html, state, ui
+from dashboard import data, figures, pair_view, report_html, state, ui
 
 sel = state.selection()
 info = data.campaign_info(sel.source)
@@ -69,13 +69,11 @@ st.caption("The leaderboard, the pair A vs B (curves, UIR counts, per-topic view
 def _report() -> str:
     highlight = {sel.a: "A", sel.b: "B"}
     curves = data.curves(t, sel.average)
-    res = data.pair_uir(t, sel.a, sel.b)
-    cx = data.crossings(t, sel.a, sel.b, sel.average)
+    res = comp.pair(sel.a, sel.b)
+    cx = list(res.crossings)
     topics = data.pair_topic_frame(t, sel.a, sel.b)
-    tests = data.pair_tests(t)
-    pair_tests = tests[(tests["system_a"] == sel.a) & (tests["system_b"] == sel.b)][
-        ["metric", "delta", "pvalue", "pvalue_corrected", "n"]]
-    mat = data.uir_matrix(t)
+    pair_tests = pair_view.tests_frame(res)
+    mat = comp.uir
     order = board["system"].tolist()
     idx = [mat.systems.index(s) for s in order]
     sections = [
@@ -93,21 +91,21 @@ def _report() -> str:
             res.n_a_better, res.n_tied, res.n_biased, res.n_b_better, sel.a, sel.b)),
         ("Per-topic view", "", figures.pair_scatter_figure(topics, sel.a, sel.b, sel.precision,
                                                            sel.recall)),
-        ("Significance tests of the pair", "Paired Wilcoxon test per metric, Holm-corrected "
-         "across all pairs.", pair_tests),
+        ("Significance tests of the pair", f"Paired {res.test} test per metric, "
+         f"{res.correction}-corrected across all pairs; pair class: {res.pair_class}.",
+         pair_tests),
         ("UIR matrix", "", figures.uir_heatmap_figure(
             order, np.asarray(mat.uir)[np.ix_(idx, idx)], sel.threshold, highlight)),
     ]
-    if comp is not None:
-        sections.append(("UIR-threshold study", "", figures.threshold_curve_figure(
-            comp.threshold_curve, sel.threshold, {
-                "pairs": "pairs with UIR \u2265 t", "concordant": "concordant",
-                "opposite": "opposite", "beats_all_alpha": "F\u03b1(a) > F\u03b1(b) \u2200\u03b1",
-                "f_contradicts": "F\u03b1(a) < F\u03b1(b) although UIR > 0"})))
-        dfu = comp.delta_f_vs_uir
-        sections.append(("\u0394F vs UIR", "", figures.delta_f_uir_figure(
-            dfu["points"], sel.threshold, sel.precision, sel.recall, sel.alpha,
-            dfu.get("pearson_r"))))
+    sections.append(("UIR-threshold study", "", figures.threshold_curve_figure(
+        comp.threshold_curve, sel.threshold, {
+            "pairs": "pairs with UIR \u2265 t", "concordant": "concordant",
+            "opposite": "opposite", "beats_all_alpha": "F\u03b1(a) > F\u03b1(b) \u2200\u03b1",
+            "f_contradicts": "F\u03b1(a) < F\u03b1(b) although UIR > 0"})))
+    dfu = comp.delta_f_vs_uir
+    sections.append(("\u0394F vs UIR", "", figures.delta_f_uir_figure(
+        dfu.points, sel.threshold, sel.precision, sel.recall, sel.alpha,
+        dfu.pearson_r)))
     params = {
         "campaign": info["name"], "metric pair": f"{sel.precision} / {sel.recall}",
         "\u03b1": f"{sel.alpha:.2f}", "UIR threshold": f"{sel.threshold:.2f}",

@@ -17,9 +17,16 @@ ui.header(
 
 with ui.guard("The leaderboard"):
     t = data.table(sel)
+    cards = st.container()  # filled once the report is there: the chart below comes first
+    highlight = {sel.a: "A", sel.b: "B"}
+    curves = data.curves(t, sel.average)
+    ui.plot(figures.f_curves_figure(curves, sel.precision, sel.recall, sel.alpha, highlight,
+                                    sel.average), key="lb_curves", sel=sel,
+            filename="f_alpha_curves")
+
     board = data.leaderboard(sel, t)
     n_topics = t.frame["topic"].nunique()
-    c1, c2, c3, c4 = st.columns(4)
+    c1, c2, c3, c4 = cards.columns(4)
     c1.metric("Systems", len(board))
     c2.metric("Topics" + (" (filtered)" if sel.bed_filter else ""), n_topics)
     best = board.iloc[0]
@@ -27,12 +34,6 @@ with ui.guard("The leaderboard"):
     c4.metric("With a reference system", int(board["reference_system"].notna().sum()),
               help="Systems that another system improves with UIR \u2265 threshold: "
                    "they could be replaced without losing on either metric.")
-
-    highlight = {sel.a: "A", sel.b: "B"}
-    curves = data.curves(t, sel.average)
-    ui.plot(figures.f_curves_figure(curves, sel.precision, sel.recall, sel.alpha, highlight,
-                                    sel.average), key="lb_curves", sel=sel,
-            filename="f_alpha_curves")
 
     view = board.assign(
         role=board["system"].map(lambda s: highlight.get(s, "")),

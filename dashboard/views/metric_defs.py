@@ -1,4 +1,5 @@
-"""Metrics: the formal-constraint table and the definitions of every metric with its paper."""
+"""Metrics: the project's measure reference (``docs/measures.md``, rendered as is), the
+formal-constraint table and the registry's one-line definitions."""
 
 from __future__ import annotations
 
@@ -15,6 +16,18 @@ ui.header(
 st.markdown(f"In use: **{sel.precision}** (precision-like) and **{sel.recall}** (recall-like), "
             f"combined by F\u03b1 = 1 / (\u03b1/P + (1\u2212\u03b1)/R) and compared by UIR.")
 
+st.subheader("Measure reference", anchor=False)
+with ui.guard("The measure reference"):
+    sections = data.measure_reference()
+    if not sections:
+        ui.unavailable("The measure reference", "docs/measures.md is not installed with this copy.")
+    for title, body in sections[:1]:
+        st.markdown(body)
+    for title, body in sections[1:]:
+        with st.expander(title, expanded=title.startswith("\u00a75")):
+            st.markdown(body)
+
+st.subheader("Formal constraints", anchor=False)
 with ui.guard("The formal-constraint table"):
     cons = data.constraints()
     ui.plot(figures.constraints_figure(cons), key="met_constraints", sel=sel,

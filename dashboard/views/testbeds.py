@@ -26,8 +26,8 @@ if sel.bed_filter:
     st.caption("The sidebar's test-bed filter does not apply here: this view compares the beds.")
 
 with ui.guard("The per-test-bed rankings"):
-    ranks, fs = data.testbed_rankings(sel)
-    ui.plot(figures.testbed_rank_figure(ranks, fs, {sel.a: "A", sel.b: "B"},
+    tbr = data.testbed_rankings(sel)
+    ui.plot(figures.testbed_rank_figure(tbr.ranks, tbr.f, {sel.a: "A", sel.b: "B"},
                                         title=f"Rank by F\u03b1 (\u03b1 = {sel.alpha:.2f}) on "
                                               f"all topics and on each test bed"),
             key="tb_ranks", sel=sel, filename="testbed_ranks")
@@ -37,8 +37,7 @@ st.caption("For a reference bed and a threshold t, the predicted robust pairs ar
            "UIR \u2265 t (or \u0394F \u2265 t) on that bed; a prediction is right when a has a "
            "higher F\u03b1 than b on every bed. Higher precision at equal recall is better.")
 with ui.guard("The cross-test-bed prediction"):
-    full = data.table(sel, all_beds=True)
-    pred = data.cross_testbed(sel, full)
+    pred = data.cross_testbed(sel)
     beds = sorted(pred["reference_bed"].astype(str).unique().tolist())
     ref = st.selectbox("Reference test bed", beds, key="refbed", bind="query-params")
     sub = pred[pred["reference_bed"].astype(str) == ref].copy()

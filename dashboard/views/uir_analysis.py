@@ -18,9 +18,13 @@ ui.header(
 t = data.table(sel)
 highlight = {sel.a: "A", sel.b: "B"}
 
+comp = None
+with ui.guard("The campaign comparison"):
+    comp = data.comparison(sel, t)
+
 with ui.guard("The UIR matrix"):
-    mat = data.uir_matrix(t)
-    order = data.ranking(t, sel.alpha, sel.average).sort_values("rank")["system"].tolist()
+    mat = comp.uir
+    order = data.leaderboard(sel, t)["system"].tolist()
     idx = [mat.systems.index(s) for s in order if s in mat.systems]
     U = np.asarray(mat.uir)[np.ix_(idx, idx)]
     names = [mat.systems[i] for i in idx]
@@ -29,10 +33,6 @@ with ui.guard("The UIR matrix"):
     st.caption("Rows and columns in F\u03b1 rank order (best first); blue: the row system "
                "improves the column system on more topics than the reverse. UIR is not "
                "transitive, so it is never used to sort systems.")
-
-comp = None
-with ui.guard("The campaign comparison"):
-    comp = data.comparison(sel, t)
 
 if comp is not None:
     c1, c2 = st.columns(2, gap="medium")
@@ -55,9 +55,9 @@ if comp is not None:
             f"and {row['f_contradicts']:.0%} have a lower F\u03b1.")
     with c2, ui.guard("\u0394F vs UIR"):
         dfu = comp.delta_f_vs_uir
-        pts = dfu["points"]
+        pts = dfu.points
         ev = ui.plot(figures.delta_f_uir_figure(pts, sel.threshold, sel.precision, sel.recall,
-                                                sel.alpha, dfu.get("pearson_r"),
+                                                sel.alpha, dfu.pearson_r,
                                                 highlight_pair=(sel.a, sel.b)),
                      key="uir_dfu", sel=sel, filename="delta_f_vs_uir", on_select="rerun",
                      selection_mode="points")
@@ -77,9 +77,9 @@ if comp is not None:
     c1, c2 = st.columns(2, gap="medium")
     with c1, ui.guard("The weakest-metric analysis"):
         wm = comp.weakest_metric
-        wp = wm["points"].rename(columns={"weakest_delta": "weakest"})
+        wp = wm.points.rename(columns={"weakest_delta": "weakest"})
         ui.plot(figures.weakest_metric_figure(wp, list(comp.uir_metrics or sel.metrics),
-                                              wm.get("pearson_r")),
+                                              wm.pearson_r),
                 key="uir_weakest", sel=sel, filename="weakest_metric_vs_uir")
         st.caption("Pairs whose mean difference improves every metric: the smallest of those "
                    "improvements against UIR. UIR grows with the weakest improvement, F\u03b1 "

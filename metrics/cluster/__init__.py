@@ -1,4 +1,4 @@
-"""Clustering metric kernels (SPEC §3).
+"""Clustering metric kernels (docs/measures.md §3).
 
 Each module holds one family; kernels take a :class:`~metrics.contingency.Contingency` (all
 topics of one system) and return one value per topic. Label-array wrappers with the

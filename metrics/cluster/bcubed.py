@@ -1,10 +1,10 @@
-"""BCubed precision and recall from the contingency table, and adapted BCubed (SPEC §3).
+"""BCubed precision and recall from the contingency table, and adapted BCubed (docs/measures.md §3).
 
 Without overlap (Bagga & Baldwin 1998; Amigó et al. 2009), each item paired with itself too:
 
     P = (1/n) Σ_ij n_ij² / |C_j|,    R = (1/n) Σ_ij n_ij² / |L_i|.
 
-Under ``missing="penalize"`` (SPEC §2) a missing item is a singleton cluster (precision 1) whose
+Under ``missing="penalize"`` (docs/measures.md §2) a missing item is a singleton cluster (precision 1) whose
 self pair earns no recall: the table's ``missing_self_recall`` (Σ 1/|L(e)| over missing items)
 is removed from the recall numerator, so its recall is 0.
 

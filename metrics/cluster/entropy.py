@@ -1,4 +1,4 @@
-"""Entropy-based metrics (SPEC §3): H(C|K), H(K|C), homogeneity, completeness, V_β, VI, NVI.
+"""Entropy-based metrics (docs/measures.md §3): H(C|K), H(K|C), homogeneity, completeness, V_β, VI, NVI.
 
 Natural logarithms (nats). C is the gold clustering (classes), K the system clustering
 (clusters), following Rosenberg & Hirschberg (2007) and Reichart et al. (2010): "We denote the
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.cluster.safe import safe_div
 from metrics.contingency import Contingency, contingency_from_labels
 
 __all__ = ["Entropies", "entropies", "homogeneity_completeness_v_measure", "v_measure",
@@ -71,9 +72,7 @@ class Entropies:
     def v_measure(self, beta: float = 1.0) -> np.ndarray:
         h, c = self.homogeneity, self.completeness
         den = beta * h + c
-        out = np.zeros_like(h)
-        np.divide((1.0 + beta) * h * c, den, out=out, where=den > 0)
-        return out
+        return safe_div((1.0 + beta) * h * c, den, 0.0)
 
     @property
     def vi(self) -> np.ndarray:
@@ -83,9 +82,7 @@ class Entropies:
     def nvi(self) -> np.ndarray:
         vi = self.vi
         den = np.where(self.h_c > 0, self.h_c, self.h_k)
-        out = np.zeros_like(vi)
-        np.divide(vi, den, out=out, where=den > 0)
-        return out
+        return safe_div(vi, den, 0.0)
 
 
 def entropies(table: Contingency) -> Entropies:

@@ -1,4 +1,4 @@
-"""Mapping accuracies (SPEC §3): many-to-one and one-to-one.
+"""Mapping accuracies (docs/measures.md §3): many-to-one and one-to-one.
 
 * ``accuracy_m1`` = (1/n) Σ_j max_i n_ij: each cluster mapped to its majority class (several
   clusters may map to one class). Equal to purity without overlap.
@@ -17,15 +17,14 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from metrics.cluster.safe import safe_div
 from metrics.contingency import Contingency, contingency_from_labels
 
 __all__ = ["accuracy_m1", "accuracy_11", "mapping_scores"]
 
 
 def _per_n(num: np.ndarray, n: np.ndarray) -> np.ndarray:
-    out = np.ones_like(num)
-    np.divide(num, n, out=out, where=n > 0)
-    return np.minimum(out, 1.0)
+    return np.minimum(safe_div(num, n, 1.0), 1.0)
 
 
 def accuracy_m1(table: Contingency) -> np.ndarray:

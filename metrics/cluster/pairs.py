@@ -1,4 +1,4 @@
-"""Pair-counting metrics from the contingency table (SPEC §3).
+"""Pair-counting metrics from the contingency table (docs/measures.md §3).
 
 Over the T = C(n, 2) unordered pairs of distinct items of a topic:
 
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.cluster.safe import safe_div
 from metrics.contingency import Contingency, contingency_from_labels
 
 __all__ = ["PairCounts", "pair_counts", "pair_scores"]
@@ -66,19 +67,13 @@ class PairCounts:
     def tn(self) -> np.ndarray:
         return self.t - self.sa - self.sb + self.s
 
-    @staticmethod
-    def _ratio(num, den, empty: float) -> np.ndarray:
-        out = np.full(np.shape(num), empty, dtype=np.float64)
-        np.divide(num, den, out=out, where=den > 0)
-        return out
-
     @property
     def rand(self) -> np.ndarray:
-        return self._ratio(self.tp + self.tn, self.t, 1.0)
+        return safe_div(self.tp + self.tn, self.t, 1.0)
 
     @property
     def adjusted_rand(self) -> np.ndarray:
-        expected = self._ratio(self.sa * self.sb, self.t, 0.0)
+        expected = safe_div(self.sa * self.sb, self.t, 0.0)
         den = 0.5 * (self.sa + self.sb) - expected
         out = np.ones_like(self.s)
         np.divide(self.s - expected, den, out=out, where=np.abs(den) > 1e-12)
@@ -86,7 +81,7 @@ class PairCounts:
 
     @property
     def jaccard(self) -> np.ndarray:
-        return self._ratio(self.tp, self.tp + self.fp + self.fn, 1.0)
+        return safe_div(self.tp, self.tp + self.fp + self.fn, 1.0)
 
     @property
     def fowlkes_mallows(self) -> np.ndarray:
@@ -97,18 +92,16 @@ class PairCounts:
 
     @property
     def precision(self) -> np.ndarray:
-        return self._ratio(self.s, self.sb, 1.0)
+        return safe_div(self.s, self.sb, 1.0)
 
     @property
     def recall(self) -> np.ndarray:
-        return self._ratio(self.s, self.sa, 1.0)
+        return safe_div(self.s, self.sa, 1.0)
 
     @property
     def f(self) -> np.ndarray:
         p, r = self.precision, self.recall
-        out = np.zeros_like(p)
-        np.divide(2.0 * p * r, p + r, out=out, where=(p + r) > 0)
-        return out
+        return safe_div(2.0 * p * r, p + r, 0.0)
 
 
 def pair_counts(table: Contingency) -> PairCounts:

@@ -1,7 +1,7 @@
-"""Set-matching metrics: purity, inverse purity, clustering F (SPEC §3).
+"""Set-matching metrics: purity, inverse purity, clustering F (docs/measures.md §3).
 
 Kernels take a :class:`~metrics.contingency.Contingency` and return one value per topic.
-With overlap they follow SPEC §3: purity is normalised by Σ_j |C_j|, inverse purity by
+With overlap they follow docs/measures.md §3: purity is normalised by Σ_j |C_j|, inverse purity by
 Σ_i |L_i|, and (choice of this module, by analogy) clustering F weighs classes by |L_i| / Σ_i |L_i|.
 All three are in [0, 1] and equal 1 when the clusterings are identical.
 """
@@ -10,16 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from metrics.cluster.safe import safe_div
 from metrics.contingency import Contingency, contingency_from_labels
 
 __all__ = ["purity", "inverse_purity", "fscore", "purity_score", "inverse_purity_score",
            "fscore_score"]
-
-
-def _safe_div(num: np.ndarray, den: np.ndarray, empty: float = 1.0) -> np.ndarray:
-    out = np.full(num.shape, empty, dtype=np.float64)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
 
 
 def purity(table: Contingency) -> np.ndarray:
@@ -29,13 +24,13 @@ def purity(table: Contingency) -> np.ndarray:
     -------
     ndarray of float64, shape (n_topics,), values in (0, 1].
     """
-    return _safe_div(table.cluster_sum(table.max_per_cluster()),
-                     table.cluster_sum(table.cluster_size))
+    return safe_div(table.cluster_sum(table.max_per_cluster()),
+                     table.cluster_sum(table.cluster_size), 1.0)
 
 
 def inverse_purity(table: Contingency) -> np.ndarray:
     """Inverse purity per topic: Σ_i max_j n_ij / Σ_i |L_i|."""
-    return _safe_div(table.class_sum(table.max_per_class()), table.class_sum(table.class_size))
+    return safe_div(table.class_sum(table.max_per_class()), table.class_sum(table.class_size), 1.0)
 
 
 def fscore(table: Contingency) -> np.ndarray:
@@ -50,7 +45,7 @@ def fscore(table: Contingency) -> np.ndarray:
     best = np.zeros(table.class_size.size)
     if f.size:
         best[table.cell_class[starts]] = np.maximum.reduceat(f, starts)
-    return _safe_div(table.class_sum(table.class_size * best), table.class_sum(table.class_size))
+    return safe_div(table.class_sum(table.class_size * best), table.class_sum(table.class_size), 1.0)
 
 
 def purity_score(labels_true, labels_pred) -> float:

@@ -23,7 +23,7 @@ def add_campaign_args(parser: argparse.ArgumentParser, path_required: bool = Fal
     parser.add_argument("--testbeds", metavar="REGEX",
                         help="test bed of each topic: first group of this regex on the topic id")
     parser.add_argument("--missing", choices=MISSING_POLICIES, default="penalize",
-                        help="missing gold items in a run (default: penalize, SPEC §2)")
+                        help="missing gold items in a run (default: penalize, docs/measures.md §2)")
 
 
 def campaign_from_args(args: argparse.Namespace) -> Campaign:

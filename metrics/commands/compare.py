@@ -1,5 +1,5 @@
 """``unanimity compare PATH --metrics P,R --out DIR``: UIR, F_alpha and significance for every
-pair of systems of a campaign (SPEC §4-6).
+pair of systems of a campaign (``docs/measures.md``, "The comparison report").
 
 PATH is anything ``evaluate`` reads (campaign folder, zip, ``--gold``/``--run`` files) or a score
 table (``system, topic, metric, value``). A campaign with clusterings is first scored with
@@ -18,13 +18,17 @@ import argparse
 
 import pandas as pd
 
+from metrics.curves import AVERAGES
 from metrics.commands.common import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
 from metrics.evaluate import evaluate
 from metrics.registry import parse_metric, split_metric_list
 from metrics.scores import validate_score_table
+from metrics.significance import CORRECTIONS, TESTS
+from metrics.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
 
 __all__ = ["add_parser", "run", "load_scores"]
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -32,21 +36,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="UIR, F_alpha and significance tests for every pair of systems",
         description="Compare every ordered pair of systems: UIR (with counts and parametric "
         "UIR), F_alpha differences, crossing points, paired tests, pair classes, reference "
-        "systems and the UIR-threshold curve (SPEC §4-6).",
+        "systems and the UIR-threshold curve; definitions in docs/measures.md.",
     )
     add_campaign_args(p)
     p.add_argument("--metrics", required=True, metavar="P,R[,...]",
                    help="comma-separated metrics; the first two are F_alpha's precision and recall")
     p.add_argument("--alpha", type=float, default=0.5, help="F_alpha weight (default 0.5)")
-    p.add_argument("--threshold", type=float, default=0.25,
-                   help="UIR threshold of reference / improved systems (default 0.25)")
-    p.add_argument("--tests", choices=["wilcoxon", "t", "sign", "randomization", "none"],
-                   default="wilcoxon", help="paired test per metric (default wilcoxon)")
-    p.add_argument("--correction", choices=["holm", "bh", "none"], default="holm",
-                   help="multiple-comparison correction (default holm)")
-    p.add_argument("--average", choices=["macro", "micro"], default="macro",
+    p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+                   help=f"UIR threshold of reference / improved systems (default {DEFAULT_THRESHOLD:g})")
+    p.add_argument("--tests", choices=[*TESTS, "none"],
+                   default=TESTS[0], help=f"paired test per metric (default {TESTS[0]})")
+    p.add_argument("--correction", choices=list(CORRECTIONS), default=CORRECTIONS[0],
+                   help=f"multiple-comparison correction (default {CORRECTIONS[0]})")
+    p.add_argument("--average", choices=list(AVERAGES), default=AVERAGES[0],
                    help="campaign F_alpha: mean of per-topic F (macro, default) or F of means")
-    p.add_argument("--tol", type=float, default=1e-9, help="UIR tolerance (default 1e-9)")
+    p.add_argument("--tol", type=float, default=DEFAULT_TOL,
+                   help=f"tolerance of UIR and the paired tests: differences within it are ties "
+                        f"(default {DEFAULT_TOL:g})")
     p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--latex", action="store_true", help="also write report.tex (booktabs)")

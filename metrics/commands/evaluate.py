@@ -1,7 +1,7 @@
 """``unanimity evaluate PATH --metrics a,b(k=2) [--baselines ...] --out FILE``: the score table.
 
 Writes a CSV with exactly the columns ``system,topic,metric,value`` (full float precision), one
-row per system, topic and metric (SPEC §1 score table).
+row per system, topic and metric (docs/measures.md §1 score table).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         f"(default: {DEFAULT_METRICS}; `unanimity evaluate --list-metrics`)")
     p.add_argument("--baselines", metavar="LIST", default="",
                    help="add baselines: all-in-one,one-in-one,combined,random,ultra-shaped "
-                        "or all (SPEC §7)")
+                        "or all (docs/measures.md §7)")
     p.add_argument("--baseline-k", type=int, metavar="K",
                    help="clusters of the random baselines (default: gold classes per topic)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random baselines")

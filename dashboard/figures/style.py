@@ -1,0 +1,107 @@
+"""The shared look of every chart: the Okabe-Ito palette (system A blue, system B vermillion on
+every page), the layout, axis labels and the toolbar's export settings."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import plotly.io as pio
+
+__all__ = [
+    "OKABE_ITO",
+    "COLOR_A",
+    "COLOR_B",
+    "COLOR_TIED",
+    "COLOR_BIASED",
+    "COLOR_OTHER",
+    "COLOR_UP",
+    "COLOR_DOWN",
+    "WINNER_COLORS",
+    "TEMPLATE",
+    "FONT",
+    "SEQUENTIAL",
+    "DIVERGING",
+    "short",
+    "chart_config",
+    "layout",
+    "f_label",
+    "alpha_label",
+    "role_color",
+]
+
+#: Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour-vision
+#: deficiency.
+OKABE_ITO = {
+    "black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
+    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7",
+}
+COLOR_A = OKABE_ITO["blue"]
+COLOR_B = OKABE_ITO["vermillion"]
+COLOR_TIED = "#8C8C8C"
+COLOR_BIASED = OKABE_ITO["purple"]
+COLOR_OTHER = "#C8C8C8"
+COLOR_UP = OKABE_ITO["green"]
+COLOR_DOWN = OKABE_ITO["orange"]
+WINNER_COLORS = {"a": COLOR_A, "b": COLOR_B, "tied": COLOR_TIED, "biased": COLOR_BIASED}
+TEMPLATE = "plotly_white"
+# New figures get the template at construction (cheap); setting it per figure with
+# ``update_layout(template=...)`` would deep-copy and re-validate it every time (~10-40 ms).
+pio.templates.default = TEMPLATE
+FONT = dict(family="Inter, 'Source Sans Pro', Arial, sans-serif", size=13, color="#222")
+#: Sequential and diverging colour scales that stay readable for colour-blind viewers.
+SEQUENTIAL = "Blues"
+DIVERGING = [[0.0, COLOR_B], [0.5, "#F7F7F7"], [1.0, COLOR_A]]
+
+
+def short(name: object, n: int = 26) -> str:
+    """``name`` cut to ``n`` characters with an ellipsis (tick labels; hovers show the full name)."""
+    s = str(name)
+    return s if len(s) <= n else s[: n - 1] + "\u2026"
+
+
+def chart_config(filename: str = "unanimity", fmt: str = "png") -> dict:
+    """Plotly toolbar config: the camera button saves ``fmt`` (png or svg) at 2x scale."""
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": fmt, "filename": filename, "scale": 2},
+        "modeBarButtonsToRemove": ["lasso2d", "autoScale2d"],
+    }
+
+
+def layout(fig: go.Figure, title: str | None, height: int = 440, legend_below: bool = False,
+            **kw) -> go.Figure:
+    """Common layout: white template, left-aligned title, legend above the plot (or below the
+    x-axis title with ``legend_below``, for figures whose top edge carries annotations)."""
+    if legend_below:
+        legend = dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0)
+        margin = dict(l=70, r=30, t=60 if title else 30, b=110)
+    else:
+        legend = dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1,
+                      bgcolor="rgba(255,255,255,0.6)")
+        margin = dict(l=70, r=30, t=70 if title else 30, b=60)
+    fig.update_layout(
+        font=FONT,
+        title=dict(text=title, x=0, xanchor="left", font=dict(size=16)) if title else None,
+        height=height,
+        margin=margin,
+        legend=legend,
+        hoverlabel=dict(font_size=12),
+        **kw,
+    )
+    return fig
+
+
+def f_label(precision: str, recall: str, average: str = "macro") -> str:
+    return f"F\u03b1({precision}, {recall}), {average}"
+
+
+def alpha_label(precision: str) -> str:
+    return f"\u03b1 (weight of {precision})"
+
+
+def role_color(role: str) -> str:
+    return {"A": COLOR_A, "B": COLOR_B}.get(role, OKABE_ITO["black"])
+
+
+# ------------------------------------------------------------------------------------------------
+# Leaderboard
+# ------------------------------------------------------------------------------------------------

@@ -1,0 +1,169 @@
+"""The sidebar: the global controls, one small ``*_ui()`` function per control group, each
+returning what it selects (the pattern of Streamlit's own demo apps). :func:`sidebar_ui` draws
+them in order and publishes the :class:`~dashboard.state.Selection` of this run."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import data
+from dashboard.sources import DEMO_KEY, Source, sources
+from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
+from metrics.significance import CORRECTIONS, TESTS
+from metrics.uir import DEFAULT_THRESHOLD
+
+__all__ = ["sidebar_ui", "campaign_ui", "metric_pair_ui", "weights_ui", "testbeds_ui",
+           "averaging_ui", "tests_ui", "baselines_ui", "pair_ui", "export_ui", "CUSTOM_PAIR"]
+
+CUSTOM_PAIR = "Custom pair\u2026"
+
+
+def _valid(key: str, options: list, default):
+    """Drop a session value no longer among the options (e.g. after a campaign switch)."""
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
+    return options.index(default) if default in options else 0
+
+
+def campaign_ui(sb) -> tuple[Source, dict]:
+    """The campaign selector: the source and its facts (the bundled campaign if it fails)."""
+    srcs = sources()
+    keys = list(srcs)
+    _valid("campaign", keys, keys[0])
+    key = sb.selectbox("Campaign", keys, format_func=lambda k: srcs[k].label if k in srcs else k,
+                       key="campaign", bind="query-params")
+    src = srcs[key]
+    try:
+        return src, data.campaign_info(src)
+    except Exception as exc:  # noqa: BLE001 - a bad campaign must not break the app
+        sb.error(f"Could not load {src.label}: {exc}")
+        src = srcs[DEMO_KEY]
+        return src, data.campaign_info(src)
+
+
+def metric_pair_ui(sb, src: Source, info: dict) -> tuple[str, str, str]:
+    """The metric pair: ``(label, precision, recall)``."""
+    pairs = data.metric_pairs(src)
+    labels = list(pairs) + [CUSTOM_PAIR]
+    _valid("metrics", labels, labels[0])
+    label = sb.selectbox("Metric pair", labels, key="metrics", bind="query-params",
+                         help="A precision-like and a recall-like metric. F\u03b1 weighs them by "
+                              "\u03b1; UIR needs no weight.")
+    if label == CUSTOM_PAIR:
+        names = data.metric_names(src)
+        c1, c2 = sb.columns(2)
+        _valid("p", names, names[0])
+        _valid("r", names, names[min(1, len(names) - 1)])
+        precision = c1.selectbox("Precision-like", names, index=0, key="p", bind="query-params")
+        recall = c2.selectbox("Recall-like", names, index=min(1, len(names) - 1), key="r",
+                              bind="query-params")
+        if precision == recall:
+            sb.warning("Pick two different metrics.")
+            label = labels[0]
+            precision, recall = pairs[label]
+    else:
+        precision, recall = pairs[label]
+    if not info["has_clusterings"]:
+        sb.caption("Score-table campaign: only the metrics of the table.")
+    return label, precision, recall
+
+
+def weights_ui(sb) -> tuple[float, float]:
+    """Alpha of F_alpha and the UIR threshold."""
+    alpha = sb.slider("\u03b1, weight of the precision-like metric", 0.0, 1.0, DEFAULT_ALPHA,
+                      0.01, key="alpha", bind="query-params",
+                      help="F\u03b1 = 1 / (\u03b1/P + (1\u2212\u03b1)/R); 0.5 is the harmonic mean.")
+    threshold = sb.slider("UIR threshold", 0.0, 1.0, DEFAULT_THRESHOLD, 0.01, key="threshold",
+                          bind="query-params",
+                          help="UIR(a, b) \u2265 threshold counts as a robust improvement "
+                               "(0.25 in Amig\u00f3 et al.).")
+    return float(alpha), float(threshold)
+
+
+def testbeds_ui(sb, info: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The test-bed filter: ``(selected beds, all beds)``."""
+    all_beds = tuple(info["testbeds"])
+    if not all_beds:
+        return (), ()
+    chosen = sb.pills("Test beds", list(all_beds), selection_mode="multi",
+                      default=list(all_beds), key="beds", bind="query-params",
+                      help="Restrict every view to the topics of these test beds.")
+    if not chosen:
+        sb.caption("No test bed selected: showing all.")
+    return (tuple(chosen) if chosen else all_beds), all_beds
+
+
+def averaging_ui(sb) -> str:
+    """Macro or micro averaging over topics."""
+    return sb.segmented_control(
+        "Averaging over topics", ["macro", "micro"], default="macro", key="average",
+        bind="query-params",
+        help="macro: mean of per-topic F\u03b1; micro: F\u03b1 of the mean precision and "
+             "recall.") or "macro"
+
+
+def tests_ui(sb) -> tuple[str, str]:
+    """The paired test and its correction across pairs (every page's verdicts use them)."""
+    c1, c2 = sb.columns(2)
+    test = c1.selectbox("Paired test", list(TESTS), index=TESTS.index(DEFAULT_TEST), key="test",
+                        bind="query-params", help="Per metric, over topics (docs/measures.md, "
+                                                  "\u201cPaired tests\u201d).")
+    corr = c2.selectbox("Correction", list(CORRECTIONS), index=CORRECTIONS.index(DEFAULT_CORRECTION),
+                        key="correction", bind="query-params",
+                        help="Across all pairs of the campaign, per metric.")
+    return str(test), str(corr)
+
+
+def baselines_ui(sb, info: dict) -> bool:
+    """Whether to add the baseline systems (clustering campaigns only)."""
+    on = sb.toggle("Add baselines", value=False, key="baselines", bind="query-params",
+                   disabled=not info["has_clusterings"],
+                   help="all-in-one, one-in-one, combined, random and ultra-shaped "
+                        "random baselines (clustering campaigns only).")
+    return bool(on and info["has_clusterings"])
+
+
+def pair_ui(box, systems: list[str], default_a: str, default_b: str) -> tuple[str, str]:
+    """Systems A and B."""
+    _valid("a", systems, default_a)
+    _valid("b", systems, default_b)
+    with box:
+        a = st.selectbox("System A", systems, index=systems.index(default_a), key="a",
+                         bind="query-params")
+        b = st.selectbox("System B", systems, index=systems.index(default_b), key="b",
+                         bind="query-params")
+        if a == b:
+            st.warning("A and B are the same system: pick two.")
+    return a, b
+
+
+def export_ui(sb) -> str:
+    """Image format of the charts' camera button."""
+    with sb.expander("Chart export"):
+        return st.radio("Toolbar camera saves", ["png", "svg"], horizontal=True, key="imgfmt",
+                        persist_state="session")
+
+
+def sidebar_ui() -> Selection:
+    """Draw the global controls in the sidebar and publish the selection.
+
+    The sidebar shows: campaign, the pair of systems (A, B), metric pair, alpha, UIR threshold,
+    test beds, averaging, baselines, the paired test and its correction.
+    """
+    sb = st.sidebar
+    src, info = campaign_ui(sb)
+    pair_box = sb.container()
+    label, precision, recall = metric_pair_ui(sb, src, info)
+    alpha, threshold = weights_ui(sb)
+    beds, all_beds = testbeds_ui(sb, info)
+    average = averaging_ui(sb)
+    baselines = baselines_ui(sb, info)
+    with sb.expander("Significance tests"):
+        test, corr = tests_ui(st)
+    sel0 = Selection(src, label, precision, recall, alpha, threshold, average, beds, all_beds,
+                     baselines, "", "")
+    systems, default_a, default_b = data.default_pair(sel0)
+    a, b = pair_ui(pair_box, systems, default_a, default_b)
+    fmt = export_ui(sb)
+    return publish(Selection(src, label, precision, recall, alpha, threshold, average, beds,
+                             all_beds, baselines, a, b, tuple(systems), fmt, test, corr))

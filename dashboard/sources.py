@@ -1,0 +1,187 @@
+"""Where campaigns come from, and the cache keys that name them.
+
+The one owner of campaign sources (the command-line path, the bundled campaign, uploads) and of
+the keys their cached results are stored under: :mod:`dashboard.data` caches with them and
+:mod:`dashboard.warm` publishes its warm-up results under them, so the two cannot drift apart.
+Upload handling is grouped in the "Uploads" section below.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+import metrics
+
+__all__ = ["DEMO_PATH", "DEMO_KEY", "CLI_KEY", "Source", "sources", "cli_path", "mtime_id",
+           "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
+           "comparison_key", "demo_source"]
+
+DEMO_PATH = Path(metrics.__file__).resolve().parents[1] / "demo_data" / "replab2013"
+DEMO_KEY = "replab2013"
+CLI_KEY = "cli"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a campaign comes from.
+
+    Attributes
+    ----------
+    key : str
+        Short id used in the URL (``replab2013``, ``cli``, ``up-1a2b3c4d5e``).
+    label : str
+        What the campaign selector shows.
+    path : str
+        What :func:`metrics.io.load` reads (or the gold file with ``runs``).
+    cid : str
+        Cache id: the path plus its modification time, or the upload digest. Cached computations
+        are keyed on it, never on the campaign's content.
+    runs : tuple of str
+        Run files, for a campaign uploaded as loose gold + run files.
+    """
+
+    key: str
+    label: str
+    path: str
+    cid: str
+    runs: tuple[str, ...] = ()
+
+
+def mtime_id(path: Path) -> str:
+    """Cache id of a file or folder: its path and latest modification time."""
+    try:
+        if path.is_dir():
+            stamps = [p.stat().st_mtime_ns for p in sorted(path.rglob("*")) if p.is_file()]
+            stamp = max(stamps) if stamps else path.stat().st_mtime_ns
+        else:
+            stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = 0
+    return f"{path}@{stamp}"
+
+
+def cli_path() -> Path | None:
+    """The campaign path given on the command line (``unanimity dashboard PATH``), if any.
+
+    ``streamlit run app.py -- PATH`` sets ``sys.argv = [app.py, PATH]``; the environment variable
+    ``UNANIMITY_CAMPAIGN`` gives one too (e.g. under ``AppTest``).
+    """
+    app = Path(__file__).resolve().parent / "app.py"
+    if sys.argv and Path(sys.argv[0]).resolve() == app:
+        for arg in sys.argv[1:]:
+            if arg and not arg.startswith("-"):
+                return Path(arg).expanduser().resolve()
+    env = os.environ.get("UNANIMITY_CAMPAIGN")
+    return Path(env).expanduser().resolve() if env else None
+
+
+def short_label(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[: n - 1] + "\u2026"
+
+
+def sources() -> dict[str, Source]:
+    """Campaigns the selector offers: the command-line one first, the bundled one, uploads."""
+    out: dict[str, Source] = {}
+    cli = cli_path()
+    if cli is not None and cli.resolve() != DEMO_PATH.resolve():  # the demo is listed below
+        out[CLI_KEY] = Source(CLI_KEY, f"{cli.name} (command line)", str(cli), mtime_id(cli))
+    out[DEMO_KEY] = Source(DEMO_KEY, "RepLab 2013 (bundled)", str(DEMO_PATH), mtime_id(DEMO_PATH))
+    out.update(_uploads())
+    return out
+
+
+def demo_source(path: Path | None = None) -> Source:
+    """The source of a campaign folder given by path (default: the bundled campaign)."""
+    p = DEMO_PATH if path is None else Path(path).expanduser().resolve()
+    return Source(DEMO_KEY if path is None else CLI_KEY, p.name, str(p), mtime_id(p))
+
+
+# ------------------------------------------------------------------------------------------------
+# Cache keys
+# ------------------------------------------------------------------------------------------------
+
+
+def campaign_key(src: Source) -> tuple:
+    """Key of a loaded campaign."""
+    return ("campaign", src.cid, src.path, tuple(src.runs))
+
+
+def scores_key(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> tuple:
+    """Key of a campaign's score table on ``metric_names``."""
+    return ("scores", src.cid, src.path, tuple(src.runs), bool(baselines), tuple(metric_names))
+
+
+def table_key(src: Source, baselines: bool, precision: str, recall: str,
+              beds: tuple[str, ...] = ()) -> str:
+    """Key of the score table of a metric pair restricted to test beds (() = all topics): the
+    string every analysis of that table is cached under."""
+    base = f"{src.cid}|bl={int(baselines)}|{precision}|{recall}"
+    return base + "|beds=" + (",".join(beds) if beds else "*")
+
+
+def comparison_key(tkey: str, test: str, correction: str, average: str) -> tuple:
+    """Key of the alpha-free comparison core of a table."""
+    return ("comparison", tkey, test, correction, average)
+
+
+# ------------------------------------------------------------------------------------------------
+# Uploads
+# ------------------------------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False)
+def _uploads() -> dict[str, Source]:
+    """Uploaded campaigns of this server process, by key (shared across sessions so that a
+    pasted link works while the server runs)."""
+    return {}
+
+
+@st.cache_resource(show_spinner=False)
+def _upload_root() -> str:
+    return tempfile.mkdtemp(prefix="unanimity-uploads-")
+
+
+def register_upload(files: list[tuple[str, bytes]], gold: str | None = None) -> Source:
+    """Save uploaded files under a digest-named folder and register them as a source.
+
+    Parameters
+    ----------
+    files : list of (name, content)
+    gold : str, optional
+        Name of the gold file when several loose files are uploaded.
+    """
+    digest = hashlib.sha256()
+    for name, content in sorted(files):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
+    if gold:
+        digest.update(b"gold=" + gold.encode())
+    key = "up-" + digest.hexdigest()[:10]
+    folder = Path(_upload_root()) / key
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, content in files:
+        p = folder / Path(name).name
+        p.write_bytes(content)
+        paths.append(p)
+    names = ", ".join(Path(n).name for n, _ in files)
+    if len(paths) == 1:
+        src = Source(key, f"{short_label(names)} (upload)", str(paths[0]), f"upload:{key}")
+    else:
+        gold_path = folder / Path(gold).name if gold else None
+        runs = tuple(str(p) for p in paths if gold_path is None or p != gold_path)
+        src = Source(key, f"{short_label(names)} (upload)", str(gold_path or ""), f"upload:{key}",
+                     runs)
+    _uploads()[key] = src
+    return src
+
+
+def forget_upload(key: str) -> None:
+    """Drop an upload that could not be loaded."""
+    _uploads().pop(key, None)
