@@ -297,10 +297,14 @@ def build_campaign(
     item_ids = np.asarray(item_vocab, dtype=object)[gold_keys % n_vocab]
     g_weight = None if gold.weight is None else gold.weight[keep]
     gold_m = _membership(g_item_idx, t_code, g_label[keep] if len(keep) else g_label, g_weight)
+    g_overlap = gold_m.overlapping_items()
+    if g_overlap:
+        gold_notes.append(LoadNote(gold.source, f"{g_overlap} gold item(s) have several labels: "
+                                   "the gold is an overlapping clustering"))
     gold_rep = ClusteringReport(
         name="gold", sources=[gold.source], rows=len(gold), items=int(gold_keys.size),
         topics=int(topics.size), duplicate_rows=g_dups, empty_clusters=gold.empty_clusters,
-        overlapping_items=gold_m.overlapping_items(), notes=gold_notes,
+        overlapping_items=g_overlap, notes=gold_notes,
     )
 
     topic_index = pd.Index(topics)

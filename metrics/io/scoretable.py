@@ -119,7 +119,7 @@ def _note_out_of_range(path, table: pd.DataFrame, lines, notes: list[LoadNote]) 
         line, where = _where(lines, row)
         notes.append(LoadNote(
             str(path), f"{int(out.sum())} score(s) outside [0, 1] for metrics that lie in it, "
-            f"e.g. {table['metric'].iat[row]} = {v[row]!r}{where}", line))
+            f"e.g. {table['metric'].iat[row]} = {float(v[row])!r}{where}", line))
 
 
 def read_score_table(path: object) -> pd.DataFrame:

@@ -62,9 +62,9 @@ def check_encoding(where: object, encoding: object) -> str:
 
 def utf16_problem(data: bytes) -> str | None:
     """The message for a UTF-16 (or UTF-32) file, which no campaign format uses; else None."""
-    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) or (
-        len(data) >= 4 and data[:4].count(b"\x00") >= 2
-    ):
+    le = len(data) >= 4 and data[1:4:2] == b"\x00\x00" and data[0] and data[2]
+    be = len(data) >= 4 and data[0:4:2] == b"\x00\x00" and data[1] and data[3]
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) or le or be:
         return "file is UTF-16 (or UTF-32) encoded; save it as UTF-8"
     return None
 
