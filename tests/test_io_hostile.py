@@ -388,3 +388,50 @@ def test_utf8_read_as_latin1_in_replab_is_noted(tmp_path):
 
     raw = read_replab(p)
     assert any("valid UTF-8" in n.problem for n in raw.notes)
+
+
+# --- the command line: exit 2, one line naming the file --------------------------------------------
+def _cases(tmp: Path) -> dict[str, tuple[Path, str]]:
+    """Hostile campaigns for the CLI: case -> (path, what the message must name)."""
+    out = {}
+    root = campaign(tmp / "c1", **{"campaign.toml": 'testbeds = "/etc/passwd"\n'})
+    z = zip_of(root, tmp / "c1" / "archive.zip")
+    out["testbeds_outside"] = (z, f"{z}: campaign.toml")
+    r2 = campaign(tmp / "c2")
+    (r2 / "gold.csv").unlink()
+    (r2 / "gold.parquet").write_bytes(parquet_bytes({"topic": ["j", None], "item": ["a", "b"],
+                                                     "cluster": ["x", "y"]}))
+    out["parquet_null"] = (r2, str(r2 / "gold.parquet"))
+    r3 = campaign(tmp / "c3", **{"runs__b.csv": b"topic,item,cluster\rjaguar,d01,a\rjaguar\r"})
+    out["cr_short_row"] = (r3, f"{r3 / 'runs' / 'b.csv'}, line 3")
+    r4 = campaign(tmp / "c4", **{"campaign.toml": 'encoding = "hex"\n'})
+    out["hex_encoding"] = (r4, str(r4 / "campaign.toml"))
+    r5 = campaign(tmp / "c5")
+    (r5 / "gold.csv").unlink()
+    (r5 / "gold.csv.gz").write_bytes(gzip_bomb(b"topic,item,cluster\n", b"j,a,x\n", 64 * MIB))
+    out["gzip_bomb"] = (r5, str(r5 / "gold.csv.gz"))
+    return out
+
+
+@pytest.mark.parametrize("command", [["info"], ["info", "--json"], ["evaluate"],
+                                     ["compare", "--metrics", "reliability,sensitivity"]])
+def test_cli_exit_2_with_one_line(tmp_path, capsys, command):
+    from metrics.cli import main
+
+    for case, (path, named) in _cases(tmp_path).items():
+        argv = [command[0], str(path), *command[1:]]
+        if command[0] == "compare":
+            argv += ["--out", str(tmp_path / "out")]
+        assert main(argv) == 2, case
+        err = capsys.readouterr().err.strip()
+        assert "\n" not in err and named in err, (case, err)
+
+
+def test_cli_compare_out_is_a_file(tmp_path, capsys):
+    from metrics.cli import main
+
+    root = campaign(tmp_path)
+    (tmp_path / "taken").write_text("x")
+    assert main(["compare", str(root), "--metrics", "reliability,sensitivity",
+                 "--out", str(tmp_path / "taken")]) == 2
+    assert "exists and is not a folder" in capsys.readouterr().err

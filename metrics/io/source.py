@@ -299,7 +299,7 @@ class ZipArchive:
             raise CampaignFormatError(label, f"zips nested more than {meter.budget.nesting} deep")
         try:
             self.zf = zipfile.ZipFile(data)
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
             raise CampaignFormatError(label, f"truncated or corrupt zip file ({exc})") from None
         infos = self.zf.infolist()
         if len(infos) > meter.budget.members:

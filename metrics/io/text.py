@@ -124,35 +124,46 @@ _MAYBE_BLANK = re.compile(r"\n[ \t\r]*\n")  # two patterns: "(?:^|\n)..." scans 
 _LEADING_BLANK = re.compile(r"[ \t\r]*\n")
 
 
-def _line_starts(text: str) -> np.ndarray:
+def _line_starts(text: str, sep: str | None = None) -> np.ndarray:
     """Physical line (1-based) where each record starts: lines split on newlines outside quotes.
 
-    A newline is inside a quoted field when an odd number of ``"`` precede it (a doubled ``""``
-    counts twice, so it changes nothing); vectorised over the encoded bytes.
+    A quote counts when it opens or closes a field (at a field's start or end: next to ``sep``,
+    a newline or the text's ends); a newline is inside a quoted field when an odd number of such
+    quotes precede it. Quotes inside a field (``j"aguar``, or doubled ``""``) do not count, as
+    for pandas. ``sep=None`` ignores quotes. Vectorised over the encoded bytes.
     """
     arr = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     nl = np.flatnonzero(arr == 10)
-    if '"' in text:
-        outside = np.searchsorted(np.flatnonzero(arr == 34), nl) % 2 == 0
-    else:
-        outside = np.ones(nl.size, dtype=bool)
+    outside = np.ones(nl.size, dtype=bool)
+    if sep is not None and '"' in text:
+        q = np.flatnonzero(arr == 34)
+        bounds = np.frombuffer(("\n" + sep).encode("utf-8")[:2], dtype=np.uint8)
+        before = np.isin(arr[np.maximum(q - 1, 0)], bounds) | (q == 0)
+        after = np.isin(arr[np.minimum(q + 1, arr.size - 1)], bounds) | (q == arr.size - 1)
+        q = q[before | after]
+        outside = np.searchsorted(q, nl) % 2 == 0
     return np.concatenate([[1], np.flatnonzero(outside) + 2]).astype(np.int64)
 
 
-def _row_lines(text: str, sep: str) -> np.ndarray:
+def _row_lines(text: str, sep: str, rows: int = 0) -> np.ndarray:
     """1-based line numbers of the lines pandas reads as rows (the header included).
 
     pandas skips blank lines: empty, or only spaces and tabs (``\r`` included) without the
     delimiter. Lines are split on ``\n`` only, as pandas does (not on form feeds); a record whose
-    quoted field holds a newline starts on its first line.
+    quoted field holds a newline starts on its first line. When quotes cannot be told apart and
+    fewer than ``rows`` records are found, the quotes are ignored.
     """
-    starts = _line_starts(text)
     phys = text.split("\n")
     keep = np.fromiter((bool(ln.strip(" \t\r")) or sep in ln for ln in phys), bool, len(phys))
-    return starts[keep[starts - 1]]
+    starts = _line_starts(text, sep)
+    out = starts[keep[starts - 1]]
+    if out.size < rows:
+        starts = _line_starts(text, None)
+        out = starts[keep[starts - 1]]
+    return out
 
 
-def _pandas_line(text: str, message: str) -> int | None:
+def _pandas_line(text: str, message: str, sep: str) -> int | None:
     """The physical line of a pandas parser error (pandas counts records, not lines)."""
     m = _PANDAS_LINE.search(message)
     record = int(m.group(1)) if m else None
@@ -161,8 +172,12 @@ def _pandas_line(text: str, message: str) -> int | None:
         record = int(m.group(1)) + 1 if m else None
     if record is None:
         return None
-    starts = _line_starts(text)
+    starts = _line_starts(text, sep)
     return int(starts[min(record, starts.size) - 1])
+
+
+def _nth(lines: np.ndarray, i: int) -> int | None:
+    return int(lines[i]) if i < lines.size else None
 
 
 def read_delimited(
@@ -209,7 +224,7 @@ def read_delimited(
         )
         if "EOF inside string" in str(exc):
             problem = "a quoted field is never closed (a \" without its pair)"
-        raise CampaignFormatError(path, problem, _pandas_line(text, str(exc))) from None
+        raise CampaignFormatError(path, problem, _pandas_line(text, str(exc), sep)) from None
     except pd.errors.EmptyDataError:
         raise CampaignFormatError(path, "file is empty") from None
     if columns is None:
@@ -222,6 +237,7 @@ def read_delimited(
                 path, f"header has columns {', '.join(frame.columns)}; expected {want}",
                 int(_row_lines(text, sep)[0]),
             )
+    skip = 1 if header is not None else 0
     # Rows with too few fields come back with empty trailing cells: find the first one.
     if len(frame):
         short = np.zeros(len(frame), dtype=bool)
@@ -233,14 +249,17 @@ def read_delimited(
             raise CampaignFormatError(
                 path,
                 f"missing value for {', '.join(empty)} (wrong number of columns or empty field)",
-                int(_row_lines(text, sep)[row + (1 if header is not None else 0)]),
+                _nth(_row_lines(text, sep, len(frame) + skip), row + skip),
             )
-    skip = 1 if header is not None else 0
     # Line numbers are a plain range for files without blank lines (the common case, fast);
     # with blank lines (leading, inside, or of spaces only) they are counted line by line.
     n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     if _LEADING_BLANK.match(text) or _MAYBE_BLANK.search(text) or n_lines != len(frame) + skip:
-        lines = np.asarray(_row_lines(text, sep)[skip:][: len(frame)], dtype=np.int64)
+        lines = np.asarray(_row_lines(text, sep, len(frame) + skip)[skip:][: len(frame)],
+                           dtype=np.int64)
+        if lines.size < len(frame):  # never seen; a wrong line beats a crash
+            last = int(lines[-1]) if lines.size else 1
+            lines = np.concatenate([lines, np.full(len(frame) - lines.size, last, np.int64)])
     else:
         lines = np.arange(1 + skip, 1 + skip + len(frame), dtype=np.int64)
     return frame, lines
