@@ -351,6 +351,8 @@ class ZipNode(Node):
         try:
             with self.archive.zf.open(info) as fh:
                 return _read_stream(fh, self.label, self.meter, info.compress_size, head=head)
+        except CampaignFormatError:
+            raise
         except NotImplementedError as exc:
             raise CampaignFormatError(self, f"unsupported compression ({exc}); re-zip it with "
                                       "deflate") from None
