@@ -12,16 +12,15 @@ reruns: pending values are applied before the widgets are drawn.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import streamlit as st
 
 import metrics
+from dashboard import uploads
 
 __all__ = [
     "DEMO_PATH", "Source", "Selection", "sources", "register_upload", "cli_path",
@@ -91,20 +90,14 @@ def cli_path() -> Path | None:
     return Path(env).expanduser().resolve() if env else None
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner=False, scope="session")
 def _uploads() -> dict[str, Source]:
-    """Uploaded campaigns of this server process, by key (shared across sessions so that a
-    pasted link works while the server runs)."""
+    """Uploaded campaigns of this browser session, by key (uploads are per session)."""
     return {}
 
 
-@st.cache_resource(show_spinner=False)
-def _upload_root() -> str:
-    return tempfile.mkdtemp(prefix="unanimity-uploads-")
-
-
 def register_upload(files: list[tuple[str, bytes]], gold: str | None = None) -> Source:
-    """Save uploaded files under a digest-named folder and register them as a source.
+    """Store uploaded files (:mod:`dashboard.uploads`) and register them as a source.
 
     Parameters
     ----------
@@ -112,34 +105,21 @@ def register_upload(files: list[tuple[str, bytes]], gold: str | None = None) -> 
     gold : str, optional
         Name of the gold file when several loose files are uploaded.
     """
-    digest = hashlib.sha256()
-    for name, content in sorted(files):
-        digest.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
-    if gold:
-        digest.update(b"gold=" + gold.encode())
-    key = "up-" + digest.hexdigest()[:10]
-    folder = Path(_upload_root()) / key
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, content in files:
-        p = folder / Path(name).name
-        p.write_bytes(content)
-        paths.append(p)
-    names = ", ".join(Path(n).name for n, _ in files)
-    if len(paths) == 1:
-        src = Source(key, f"{short_label(names)} (upload)", str(paths[0]), f"upload:{key}")
+    up = uploads.session_space().save(files, gold if len(files) > 1 else None)
+    names = ", ".join(p.name for p in up.paths)
+    if len(up.paths) == 1:
+        src = Source(up.key, f"{short_label(names)} (upload)", str(up.paths[0]), f"upload:{up.key}")
     else:
-        gold_path = folder / Path(gold).name if gold else None
-        runs = tuple(str(p) for p in paths if gold_path is None or p != gold_path)
-        src = Source(key, f"{short_label(names)} (upload)", str(gold_path or ""), f"upload:{key}",
-                     runs)
-    _uploads()[key] = src
+        src = Source(up.key, f"{short_label(names)} (upload)", str(up.gold or ""),
+                     f"upload:{up.key}", tuple(str(p) for p in (up.runs or up.paths)))
+    _uploads()[up.key] = src
     return src
 
 
 def forget_upload(key: str) -> None:
-    """Drop an upload that could not be loaded."""
+    """Drop an upload that could not be loaded, and delete its files."""
     _uploads().pop(key, None)
+    uploads.session_space().discard(key)
 
 
 def short_label(text: str, n: int = 40) -> str:
