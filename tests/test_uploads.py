@@ -123,3 +123,25 @@ def test_errors_name_the_files_as_uploaded(tmp_path):
     assert user_text(str(err.value), tmp_path) == \
         "archive.zip: runs/a.csv, line 2: missing value for cluster (wrong number of columns " \
         "or empty field)"
+
+
+# --- through the Data page (Streamlit AppTest) ------------------------------------------------------
+def test_hostile_uploads_on_the_data_page():
+    from test_dashboard_app import upload, new_app
+
+    at = upload(new_app(), [("..", b"topic,item,cluster\nj,a,x\n", "text/csv")])
+    assert not at.exception
+    at = upload(new_app(), [("gold.csv", GOLD.encode(), "text/csv"),
+                            ("gold.csv", RUN.encode(), "text/csv")])
+    assert not at.exception
+    assert "two uploaded files are named 'gold.csv'" in " ".join(e.value for e in at.error)
+    import io as _io
+
+    buf = _io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("gold.csv", GOLD)
+        zf.writestr("runs/a.csv", "topic,item,cluster\njaguar,d01\n")
+    at = upload(new_app(), [("archive.zip", buf.getvalue(), "application/zip")])
+    msg = " ".join(e.value for e in at.error)
+    assert "archive.zip: runs/a.csv, line 2: missing value for cluster" in msg
+    assert "unanimity-uploads" not in msg
