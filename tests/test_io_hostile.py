@@ -20,7 +20,8 @@ from metrics.io import load, load_files
 from metrics.io.long_table import read_long
 from metrics.io.scoretable import read_score_table
 from metrics.io.semeval import read_semeval
-from metrics.io.source import Budget, Meter, open_root
+from metrics.io.archive import open_root
+from metrics.io.source import Budget, Meter
 from io_hostile_cases import (
     GOLD, MIB, RUN, campaign, deflate_member_zip, gzip_bomb, nested_zip, parquet_bytes,
     patch_method, zip_of,

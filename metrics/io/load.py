@@ -18,7 +18,8 @@ from metrics.io.replab import looks_like_replab, read_replab
 from metrics.io.scoretable import load_score_campaign
 from metrics.io.semeval import read_semeval
 from metrics.io.parquet import parquet_columns
-from metrics.io.source import Budget, Meter, Node, ZipNode, as_node, open_root
+from metrics.io.archive import ZipNode, open_root
+from metrics.io.source import Budget, Meter, Node, as_node
 from metrics.io.text import check_encoding, strip_extensions, utf16_problem
 from metrics.io.weps import read_weps
 from metrics.report import LoadNote
@@ -154,8 +155,14 @@ def _testbed_file(folder: Node, rel: str) -> dict[str, str]:
         raise CampaignFormatError(cfg_node, f"testbeds = {rel!r}: no such file in the campaign")
     out: dict[str, str] = {}
     first_line: dict[str, int] = {}
-    text = node.read_bytes().decode("utf-8", errors="replace")
-    for lineno, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+    data = node.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CampaignFormatError(node, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                                  data[: exc.start].count(b"\n") + 1) from None
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    for lineno, line in enumerate(text.split("\n"), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         cells = line.split("\t")
