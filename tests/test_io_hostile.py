@@ -436,3 +436,17 @@ def test_cli_compare_out_is_a_file(tmp_path, capsys):
     assert main(["compare", str(root), "--metrics", "reliability,sensitivity",
                  "--out", str(tmp_path / "taken")]) == 2
     assert "exists and is not a folder" in capsys.readouterr().err
+
+
+def test_unreadable_runs_folder(tmp_path, monkeypatch):
+    root = campaign(tmp_path)
+    real = Path.iterdir
+
+    def iterdir(self):
+        if self.name == "runs":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    e = _error(load, root)
+    assert e.path == str(root / "runs") and e.problem == "cannot list folder (Permission denied)"

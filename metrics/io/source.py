@@ -266,7 +266,11 @@ class FsNode(Node):
     def iterdir(self) -> list[Node]:
         if not self.is_dir():
             return []
-        return [FsNode(p, self.root, self.meter) for p in sorted(self.path.iterdir())]
+        try:
+            names = sorted(self.path.iterdir())
+        except OSError as exc:
+            raise CampaignFormatError(self, f"cannot list folder ({exc.strerror or exc})") from None
+        return [FsNode(p, self.root, self.meter) for p in names]
 
     def _open(self):
         st = self._stat()
