@@ -450,3 +450,23 @@ def test_unreadable_runs_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "iterdir", iterdir)
     e = _error(load, root)
     assert e.path == str(root / "runs") and e.problem == "cannot list folder (Permission denied)"
+
+
+def test_xml_entity_expansion_bomb(tmp_path):
+    from metrics.io.weps import read_weps
+
+    ents = "".join(f'<!ENTITY {chr(98 + i)} "' + f"&{chr(97 + i)};" * 10 + '">' for i in range(9))
+    p = tmp_path / "A.clust.xml"
+    p.write_text(f'<?xml version="1.0"?><!DOCTYPE c [<!ENTITY a "aaaaaaaaaa">{ents}]>'
+                 '<clustering name="&j;"><entity id="0"><doc rank="1"/></entity></clustering>')
+    e = _error(read_weps, p)
+    assert e.path == str(p) and e.line == 1 and "amplification" in e.problem
+
+
+def test_testbeds_file_with_bom_and_cr_line_ends(tmp_path):
+    root = campaign(tmp_path, **{"campaign.toml": 'testbeds = "./beds.tsv"\n',
+                                 "beds.tsv": b"\xef\xbb\xbfjaguar\tA\r# note\r"})
+    assert load(root).testbeds.tolist() == ["A"]
+    (root / "beds.tsv").write_bytes(b"jaguar\t\xff\n")
+    e = _error(load, root)
+    assert e.path == str(root / "beds.tsv") and e.line == 1 and "not valid UTF-8" in e.problem
