@@ -8,16 +8,16 @@ Upload handling is grouped in the "Uploads" section below.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import metrics
+from dashboard import uploads
 
 __all__ = ["DEMO_PATH", "DEMO_KEY", "CLI_KEY", "Source", "sources", "cli_path", "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
@@ -93,7 +93,8 @@ def sources() -> dict[str, Source]:
     if cli is not None and cli.resolve() != DEMO_PATH.resolve():  # the demo is listed below
         out[CLI_KEY] = Source(CLI_KEY, f"{cli.name} (command line)", str(cli), mtime_id(cli))
     out[DEMO_KEY] = Source(DEMO_KEY, "RepLab 2013 (bundled)", str(DEMO_PATH), mtime_id(DEMO_PATH))
-    out.update(_uploads())
+    if get_script_run_ctx(suppress_warning=True) is not None:  # uploads belong to a session
+        out.update(_uploads())
     return out
 
 
@@ -136,20 +137,14 @@ def comparison_key(tkey: str, test: str, correction: str, average: str) -> tuple
 # ------------------------------------------------------------------------------------------------
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner=False, scope="session")
 def _uploads() -> dict[str, Source]:
-    """Uploaded campaigns of this server process, by key (shared across sessions so that a
-    pasted link works while the server runs)."""
+    """Uploaded campaigns of this browser session, by key (uploads are per session)."""
     return {}
 
 
-@st.cache_resource(show_spinner=False)
-def _upload_root() -> str:
-    return tempfile.mkdtemp(prefix="unanimity-uploads-")
-
-
 def register_upload(files: list[tuple[str, bytes]], gold: str | None = None) -> Source:
-    """Save uploaded files under a digest-named folder and register them as a source.
+    """Store uploaded files (:mod:`dashboard.uploads`) and register them as a source.
 
     Parameters
     ----------
@@ -157,31 +152,18 @@ def register_upload(files: list[tuple[str, bytes]], gold: str | None = None) -> 
     gold : str, optional
         Name of the gold file when several loose files are uploaded.
     """
-    digest = hashlib.sha256()
-    for name, content in sorted(files):
-        digest.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
-    if gold:
-        digest.update(b"gold=" + gold.encode())
-    key = "up-" + digest.hexdigest()[:10]
-    folder = Path(_upload_root()) / key
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, content in files:
-        p = folder / Path(name).name
-        p.write_bytes(content)
-        paths.append(p)
-    names = ", ".join(Path(n).name for n, _ in files)
-    if len(paths) == 1:
-        src = Source(key, f"{short_label(names)} (upload)", str(paths[0]), f"upload:{key}")
+    up = uploads.session_space().save(files, gold if len(files) > 1 else None)
+    names = ", ".join(p.name for p in up.paths)
+    if len(up.paths) == 1:
+        src = Source(up.key, f"{short_label(names)} (upload)", str(up.paths[0]), f"upload:{up.key}")
     else:
-        gold_path = folder / Path(gold).name if gold else None
-        runs = tuple(str(p) for p in paths if gold_path is None or p != gold_path)
-        src = Source(key, f"{short_label(names)} (upload)", str(gold_path or ""), f"upload:{key}",
-                     runs)
-    _uploads()[key] = src
+        src = Source(up.key, f"{short_label(names)} (upload)", str(up.gold or ""),
+                     f"upload:{up.key}", tuple(str(p) for p in (up.runs or up.paths)))
+    _uploads()[up.key] = src
     return src
 
 
 def forget_upload(key: str) -> None:
-    """Drop an upload that could not be loaded."""
+    """Drop an upload that could not be loaded, and delete its files."""
     _uploads().pop(key, None)
+    uploads.session_space().discard(key)

@@ -1,4 +1,6 @@
-"""The validation report: what a load found and did, per file and per system (docs/measures.md §2).
+"""The validation report: what a load found and did, per file and per system.
+
+See ``docs/guide.md#validation``.
 
 Nothing is dropped silently: every skipped row, ignored item, fallback and anomaly is counted
 here, and the notes name the file and, where there is one, the line.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, sources, state, ui
+from dashboard import data, sources, state, ui, uploads
 
 ui.header(
     "Data",
@@ -31,9 +31,11 @@ with st.expander("Load another campaign", expanded=False, icon=":material/upload
         gold = st.selectbox("Which file is the gold?", names, index=guess, key="upload_gold")
     if files and st.button("Load", key="upload_load", type="primary", icon=":material/upload:"):
         payload = [(f.name, f.getvalue()) for f in files]
-        src = sources.register_upload(payload, gold)
+        src = None
         loaded = False
-        with ui.guard(f"Could not load {', '.join(f.name for f in files)}"):
+        with ui.guard(f"Could not load {', '.join(f.name for f in files)}"), \
+                uploads.as_user_sees():
+            src = sources.register_upload(payload, gold)
             info = data.campaign_info(src)
             if len(info["systems"]) < 1:
                 raise ValueError("no system found in the upload")
@@ -41,7 +43,7 @@ with st.expander("Load another campaign", expanded=False, icon=":material/upload
         if loaded:
             state.request(campaign=src.key)
             st.rerun()
-        else:
+        elif src is not None:
             sources.forget_upload(src.key)
 
 sel = st.session_state.get("_selection")

@@ -15,6 +15,7 @@ Writes into ``--out``: ``pairs.csv`` (one row per ordered pair), ``systems.csv``
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pandas as pd
 
@@ -93,6 +94,9 @@ def run(args: argparse.Namespace) -> int:
     from metrics.analyses import compare  # noqa: PLC0415
 
     metrics = _metric_names(args.metrics)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():  # checked before the work, not after it
+        raise UnanimityError(f"--out {args.out}: exists and is not a folder")
     try:
         table, beds = load_scores(args, metrics)
         known = set(pd.unique(table["metric"]))
@@ -109,7 +113,10 @@ def run(args: argparse.Namespace) -> int:
             test=args.tests, correction=args.correction, average=args.average, tol=args.tol,
             seed=args.seed, testbeds=beds, metrics=metrics,
         )
-        written = result.write(args.out, latex=args.latex)
+        try:
+            written = result.write(args.out, latex=args.latex)
+        except OSError as exc:
+            raise UnanimityError(f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
     except UnanimityError:
         raise
     except ValueError as exc:

@@ -18,8 +18,13 @@ Layouts:
 * a **score table** file;
 * a **zip** of either;
 * loose files: :func:`load_files` with a gold file and run files.
+
+Every file is read through the loader boundary, :mod:`metrics.io.source`: paths stay inside the
+campaign folder or zip, only regular files are read, zip members are read in place, and
+decompression is bounded by a :class:`~metrics.io.source.Budget` (``docs/input-safety.md``).
 """
 
 from metrics.io.load import FORMATS, detect_format, load, load_files
+from metrics.io.source import Budget
 
-__all__ = ["load", "load_files", "detect_format", "FORMATS"]
+__all__ = ["load", "load_files", "detect_format", "FORMATS", "Budget"]

@@ -2,7 +2,7 @@
 
 Readers of every format produce :class:`RawClustering` objects (string columns, one row per
 (topic, item, label)); :func:`build_campaign` codes them as integers, aligns each run with the
-gold (SPEC §2) and writes the validation report. All of it is vectorised over rows: no Python
+gold (``docs/guide.md#validation``) and writes the validation report. All of it is vectorised over rows: no Python
 loop over items.
 """
 
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import re2
 
 from metrics.campaign import Campaign, Membership
 from metrics.errors import CampaignFormatError, UnanimityError
@@ -21,7 +22,7 @@ from metrics.report import ClusteringReport, LoadNote, ValidationReport
 
 __all__ = [
     "RawClustering", "build_campaign", "testbeds_from_rule", "split_by_system",
-    "default_testbed_rule", "REPLAB_TESTBED_RULE",
+    "default_testbed_rule", "REPLAB_TESTBED_RULE", "check_weights", "compile_user_regex",
 ]
 
 
@@ -74,6 +75,21 @@ class RawClustering:
             self.source, pick(self.topic), pick(self.item), pick(self.label),
             pick(self.weight), pick(self.line), None, [], 0,
         )
+
+
+def check_weights(where: object, weight: np.ndarray, lines: np.ndarray | None) -> None:
+    """Refuse weights that are infinite or negative (NaN means "no weight" and passes).
+
+    A weight is a degree of membership (SemEval-2013 graded senses): a finite number >= 0.
+    """
+    bad = np.isinf(weight) | (weight < 0)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        if lines is None:
+            raise CampaignFormatError(where, f"weight {weight[row]!r} is not a finite number "
+                                      f">= 0 (row {row + 1})")
+        raise CampaignFormatError(where, f"weight {weight[row]!r} is not a finite number >= 0",
+                                  int(lines[row]))
 
 
 def _categorical(values: object) -> pd.Categorical:
@@ -161,6 +177,31 @@ def _membership(
     )
 
 
+def compile_user_regex(pattern: object, source: str):
+    """Compile a regular expression a user gave, with RE2: matching time is linear in the text.
+
+    RE2 has no backreferences nor look-arounds, so no pattern can take exponential time (such as
+    ``^(a+)+$``, which hangs Python's ``re``); a pattern using them gets a clear error.
+
+    Raises
+    ------
+    UnanimityError
+        When ``pattern`` is not a string or not a valid RE2 expression.
+    """
+    if not isinstance(pattern, str):
+        raise UnanimityError(f"{source}: the test-bed regular expression {pattern!r} is not text")
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        why = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(
+            exc.args[0], bytes) else str(exc)
+        raise UnanimityError(
+            f"{source}: bad test-bed regular expression {pattern!r}: {why} (RE2 syntax: no "
+            "backreferences nor look-arounds)") from None
+
+
 def testbeds_from_rule(
     topics: np.ndarray, rule: str | Mapping[str, str] | Callable[[str], str] | None,
     notes: list[LoadNote], source: str,
@@ -178,10 +219,7 @@ def testbeds_from_rule(
     if rule is None:
         return None
     if isinstance(rule, str):
-        try:
-            rx = re.compile(rule)
-        except re.error as exc:
-            raise UnanimityError(f"{source}: bad test-bed regular expression {rule!r}: {exc}")
+        rx = compile_user_regex(rule, source)
 
         def fn(t: str) -> str | None:
             m = rx.search(t)
@@ -227,7 +265,7 @@ def build_campaign(
     testbed_rule: str | Mapping[str, str] | Callable[[str], str] | None = None,
     notes: list[LoadNote] | None = None,
 ) -> Campaign:
-    """Code, de-duplicate and align raw clusterings into a campaign (SPEC §1-2).
+    """Code, de-duplicate and align raw clusterings into a campaign (``docs/guide.md#validation``).
 
     The gold defines the items of each topic. For each run: rows whose (topic, item) is not in
     the gold are extra (counted, ignored); gold items without a row are missing (counted; filled
@@ -259,10 +297,14 @@ def build_campaign(
     item_ids = np.asarray(item_vocab, dtype=object)[gold_keys % n_vocab]
     g_weight = None if gold.weight is None else gold.weight[keep]
     gold_m = _membership(g_item_idx, t_code, g_label[keep] if len(keep) else g_label, g_weight)
+    g_overlap = gold_m.overlapping_items()
+    if g_overlap:
+        gold_notes.append(LoadNote(gold.source, f"{g_overlap} gold item(s) have several labels: "
+                                   "the gold is an overlapping clustering"))
     gold_rep = ClusteringReport(
         name="gold", sources=[gold.source], rows=len(gold), items=int(gold_keys.size),
         topics=int(topics.size), duplicate_rows=g_dups, empty_clusters=gold.empty_clusters,
-        overlapping_items=gold_m.overlapping_items(), notes=gold_notes,
+        overlapping_items=g_overlap, notes=gold_notes,
     )
 
     topic_index = pd.Index(topics)
@@ -307,7 +349,7 @@ def build_campaign(
         m = _membership(item_idx, item_topic[item_idx].astype(np.int64), r_label[rows], weight)
         covered_topics = np.zeros(topics.size, dtype=bool)
         covered_topics[rt[rt >= 0]] = True
-        # a missing topic is one where the system assigns none of the gold's items (SPEC §2),
+        # a missing topic is one where the system assigns none of the gold's items,
         # even if it lists items of its own there (extra items, ignored)
         answered = np.zeros(topics.size, dtype=bool)
         answered[item_topic[item_idx]] = True

@@ -5,16 +5,9 @@ See :mod:`metrics.io` for the formats and layouts.
 
 from __future__ import annotations
 
-import gzip
-import tempfile
 import tomllib
-import zipfile
-import zlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from metrics.campaign import Campaign
 from metrics.errors import CampaignFormatError, UnanimityError
@@ -24,7 +17,10 @@ from metrics.io import scoretable, semeval
 from metrics.io.replab import looks_like_replab, read_replab
 from metrics.io.scoretable import load_score_campaign
 from metrics.io.semeval import read_semeval
-from metrics.io.text import read_bytes, strip_extensions
+from metrics.io.parquet import parquet_columns
+from metrics.io.archive import ZipNode, open_root
+from metrics.io.source import Budget, Meter, Node, as_node
+from metrics.io.text import check_encoding, strip_extensions, utf16_problem
 from metrics.io.weps import read_weps
 from metrics.report import LoadNote
 
@@ -35,50 +31,49 @@ CONFIG_NAME = "campaign.toml"
 _DATA_SUFFIXES = (".tsv", ".csv", ".txt", ".key", ".parquet", ".gz")
 
 
-def _head(path: Path, size: int = 65536) -> bytes:
-    """The first ``size`` bytes of a file, decompressed when it is gzip (without inflating all)."""
-    try:
-        with open(path, "rb") as fh:
-            magic = fh.read(2)
-            fh.seek(0)
-            if magic != b"\x1f\x8b":
-                return fh.read(size)
-            with gzip.GzipFile(fileobj=fh) as gz:
-                return gz.read(size)
-    except (EOFError, OSError, zlib.error):
-        return read_bytes(path)  # raises the same clear error as a full read
-
-
-def _first_line(path: Path) -> str:
-    head = _head(path)[:4096].decode("latin-1")
-    for line in head.splitlines():
+def _first_line(node: Node) -> str:
+    head = node.head()
+    wide = utf16_problem(head)
+    if wide:
+        raise CampaignFormatError(node, wide)
+    text = head[:4096].decode("latin-1")
+    for line in text.replace("\r", "\n").split("\n"):
         if line.strip():
             return line.lstrip("\ufeff\xef\xbb\xbf")
-    raise CampaignFormatError(path, "file is empty")
+    raise CampaignFormatError(node, "file is empty")
 
 
-def detect_format(path: Path) -> str:
+def _is_weps_folder(node: Node) -> bool:
+    return any(c.name.lower().endswith((".xml", ".xml.gz")) for c in node.iterdir())
+
+
+def detect_format(path: object) -> str:
     """Name the format of one file (or WePS folder) from its name and first line.
+
+    ``path`` is a path or a :class:`~metrics.io.source.Node` (a member of a zip).
 
     Raises
     ------
     CampaignFormatError
         When the format is none of :data:`FORMATS`.
     """
-    path = Path(path)
-    if path.is_dir():
-        if any(path.glob("*.xml")) or any(path.glob("*.xml.gz")):
+    node = as_node(path)
+    if node.is_dir():
+        if _is_weps_folder(node):
             return "weps"
-        raise CampaignFormatError(path, "folder holds no campaign file (*.xml for WePS)")
-    if path.name.lower().endswith(".parquet"):
-        try:
-            columns = pq.read_schema(path).names
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise CampaignFormatError(path, f"cannot read Parquet file ({exc})") from None
+        raise CampaignFormatError(node, "folder holds no campaign file (*.xml for WePS)")
+    if node.name.lower().endswith(".parquet"):
+        columns = parquet_columns(node)
         return "scores" if scoretable.looks_like_scores(",".join(map(str, columns))) else "long"
-    if path.name.lower().endswith((".xml", ".xml.gz")):
+    if node.name.lower().endswith((".xml", ".xml.gz")):
         return "weps"
-    first = _first_line(path)
+    head = node.head(4)
+    if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
+        raise CampaignFormatError(node, "a zip file (truncated or corrupt, or inside a campaign): "
+                                  "give the zip itself as the campaign, re-zipped if damaged")
+    if head[:4] == b"PAR1":
+        raise CampaignFormatError(node, "a Parquet file without the .parquet extension: rename it")
+    first = _first_line(node)
     if looks_like_replab(first):
         return "replab"
     if scoretable.looks_like_scores(first):
@@ -99,9 +94,10 @@ def detect_format(path: Path) -> str:
     )
 
 
-def read_clustering(path: Path, fmt: str | None = None, encoding: str | None = None) -> RawClustering:
-    """Read one clustering file (or WePS folder) in ``fmt`` (detected when None)."""
-    path = Path(path)
+def read_clustering(path: object, fmt: str | None = None, encoding: str | None = None
+                    ) -> RawClustering:
+    """Read one clustering file (or WePS folder, path or node) in ``fmt`` (detected when None)."""
+    path = as_node(path)
     fmt = fmt or detect_format(path)
     kw = {"encoding": encoding} if encoding else {}
     if fmt == "replab":
@@ -117,51 +113,81 @@ def read_clustering(path: Path, fmt: str | None = None, encoding: str | None = N
     raise UnanimityError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 
-def _read_config(folder: Path) -> dict:
-    cfg_path = folder / CONFIG_NAME
-    if not cfg_path.exists():
+_CONFIG_TYPES = {"name": str, "format": str, "testbed_regex": str, "testbeds": str,
+                 "encoding": str, "attribution": str, "licence": str, "license": str,
+                 "description": str}
+
+
+def _read_config(folder: Node) -> dict:
+    cfg_node = folder.child(CONFIG_NAME)
+    if cfg_node is None:
         return {}
+    raw = cfg_node.read_bytes()
     try:
-        cfg = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
+        cfg = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CampaignFormatError(cfg_path, f"not valid TOML ({exc})") from None
-    known = {"name", "format", "testbed_regex", "testbeds", "encoding", "attribution", "licence",
-             "license", "description"}
-    unknown = sorted(set(cfg) - known)
+        raise CampaignFormatError(cfg_node, f"not valid TOML ({exc})") from None
+    unknown = sorted(set(cfg) - set(_CONFIG_TYPES))
     if unknown:
         raise CampaignFormatError(
-            cfg_path, f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            cfg_node, f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(_CONFIG_TYPES))}"
         )
+    for key, value in cfg.items():
+        if not isinstance(value, _CONFIG_TYPES[key]):
+            raise CampaignFormatError(cfg_node, f"{key} = {value!r} is not a text string")
     if cfg.get("format") is not None and cfg["format"] not in FORMATS:
         raise CampaignFormatError(
-            cfg_path, f"format {cfg['format']!r} is none of {', '.join(FORMATS)}"
+            cfg_node, f"format {cfg['format']!r} is none of {', '.join(FORMATS)}"
         )
+    if "encoding" in cfg:
+        check_encoding(cfg_node, cfg["encoding"])
     return cfg
 
 
-def _testbed_file(path: Path) -> dict[str, str]:
+def _testbed_file(folder: Node, rel: str) -> dict[str, str]:
+    """The ``testbeds`` file the config names: ``topic<TAB>test bed`` lines, inside ``folder``."""
+    cfg_node = folder.child(CONFIG_NAME)
+    try:
+        node = folder.child(rel)
+    except CampaignFormatError as exc:
+        raise CampaignFormatError(cfg_node, f"testbeds = {rel!r}: {exc.problem}") from None
+    if node is None or not node.is_file():
+        raise CampaignFormatError(cfg_node, f"testbeds = {rel!r}: no such file in the campaign")
     out: dict[str, str] = {}
-    text = read_bytes(path).decode("utf-8", errors="replace")
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    first_line: dict[str, int] = {}
+    data = node.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CampaignFormatError(node, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                                  data[: exc.start].count(b"\n") + 1) from None
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    for lineno, line in enumerate(text.split("\n"), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         cells = line.split("\t")
-        if len(cells) != 2:
-            raise CampaignFormatError(path, "expected 2 tab-separated columns: topic, test bed", lineno)
-        out[cells[0].strip()] = cells[1].strip()
+        if len(cells) != 2 or not cells[0].strip() or not cells[1].strip():
+            raise CampaignFormatError(node, "expected 2 tab-separated columns: topic, test bed", lineno)
+        topic, bed = cells[0].strip(), cells[1].strip()
+        if topic in out and out[topic] != bed:
+            raise CampaignFormatError(
+                node, f"topic {topic!r} is given test bed {out[topic]!r} (line "
+                f"{first_line[topic]}) and {bed!r}", lineno)
+        first_line.setdefault(topic, lineno)
+        out[topic] = bed
     return out
 
 
-def _is_data_file(p: Path) -> bool:
-    return p.is_file() and not p.name.startswith(".") and p.name.lower().endswith(
-        _DATA_SUFFIXES + (".xml",)
-    )
+def _is_data_file(p: Node) -> bool:
+    return not p.name.startswith(".") and p.name.lower().endswith(
+        _DATA_SUFFIXES + (".xml",)) and p.is_file()
 
 
-def _find_gold(folder: Path) -> Path:
-    if (folder / "gold").is_dir():
-        return folder / "gold"
-    cands = sorted(p for p in folder.glob("gold.*") if _is_data_file(p))
+def _find_gold(folder: Node) -> Node:
+    gold_dir = folder.child("gold")
+    if gold_dir is not None and gold_dir.is_dir():
+        return gold_dir
+    cands = [p for p in folder.iterdir() if p.name.startswith("gold.") and _is_data_file(p)]
     if not cands:
         raise CampaignFormatError(
             folder, "no gold: expected a file gold.<ext> (or a gold/ folder of WePS XML)"
@@ -173,12 +199,12 @@ def _find_gold(folder: Path) -> Path:
     return cands[0]
 
 
-def _find_runs(folder: Path, notes: list[LoadNote]) -> list[Path]:
-    runs_dir = folder / "runs"
-    single = sorted(p for p in folder.glob("runs.*") if _is_data_file(p))
-    if runs_dir.is_dir():
+def _find_runs(folder: Node, notes: list[LoadNote]) -> list[Node]:
+    runs_dir = folder.child("runs")
+    single = [p for p in folder.iterdir() if p.name.startswith("runs.") and _is_data_file(p)]
+    if runs_dir is not None and runs_dir.is_dir():
         found = []
-        for p in sorted(runs_dir.iterdir()):
+        for p in runs_dir.iterdir():
             if p.is_dir() or _is_data_file(p):
                 found.append(p)
             else:
@@ -191,7 +217,7 @@ def _find_runs(folder: Path, notes: list[LoadNote]) -> list[Path]:
     )
 
 
-def _runs_from(paths: Sequence[Path], fmt: str | None, encoding: str | None,
+def _runs_from(paths: Sequence[Node], fmt: str | None, encoding: str | None,
                names: Sequence[str] | None = None) -> dict[str, RawClustering]:
     runs: dict[str, RawClustering] = {}
     for i, p in enumerate(paths):
@@ -207,7 +233,7 @@ def _runs_from(paths: Sequence[Path], fmt: str | None, encoding: str | None,
     return runs
 
 
-def _load_folder(folder: Path, fmt: str | None, testbeds, name: str | None) -> Campaign:
+def _load_folder(folder: Node, fmt: str | None, testbeds, name: str | None) -> Campaign:
     cfg = _read_config(folder)
     fmt = fmt or cfg.get("format")
     encoding = cfg.get("encoding")
@@ -222,7 +248,7 @@ def _load_folder(folder: Path, fmt: str | None, testbeds, name: str | None) -> C
     runs = _runs_from(_find_runs(folder, notes), fmt, encoding)
     rule = testbeds
     if rule is None and cfg.get("testbeds"):
-        rule = _testbed_file(folder / cfg["testbeds"])
+        rule = _testbed_file(folder, cfg["testbeds"])
     if rule is None and cfg.get("testbed_regex"):
         rule = cfg["testbed_regex"]
     return build_campaign(
@@ -236,8 +262,13 @@ def load(
     format: str | None = None,
     testbeds: str | Mapping[str, str] | Callable[[str], str] | None = None,
     name: str | None = None,
+    budget: Budget | None = None,
 ) -> Campaign:
     """Load a campaign from a folder, a score table or a zip of either.
+
+    Every file is read through the loader boundary (:mod:`metrics.io.source`): paths stay inside
+    the folder or archive, only regular files are read, and decompression is bounded by
+    ``budget`` (``docs/input-safety.md``).
 
     Parameters
     ----------
@@ -249,6 +280,8 @@ def load(
         Test-bed rule, overriding the folder's config (see :func:`testbeds_from_rule`).
     name : str, optional
         Campaign name, overriding the config.
+    budget : Budget, optional
+        Read limits; default :meth:`Budget.from_env`.
 
     Raises
     ------
@@ -256,49 +289,43 @@ def load(
         Naming the file, line and problem, for any input that cannot be read.
     """
     path = Path(path)
-    if not path.exists():
-        raise CampaignFormatError(path, "no such file or folder")
-    if path.is_file() and zipfile.is_zipfile(path):
-        return _load_zip(path, format, testbeds, name)
-    if path.is_dir():
-        if format in (None, "weps") and not list(path.glob("gold*")) and any(path.glob("*.xml")):
+    if format is not None and format not in FORMATS:
+        raise UnanimityError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    root = open_root(path, Meter(budget or Budget.from_env()))
+    if isinstance(root, ZipNode):
+        kids = [c for c in root.iterdir() if not c.name.startswith(("__MACOSX", "."))]
+        if len(kids) == 1 and kids[0].is_dir():
+            root = kids[0]
+        elif len(kids) == 1:
+            campaign = _load_node(kids[0], format, testbeds, name or path.stem)
+            campaign.source = str(path)
+            return campaign
+        elif not kids:
+            raise CampaignFormatError(root, "the zip is empty")
+        campaign = _load_node(root, format, testbeds, name)
+        if name is None and campaign.name in (root.name,):
+            campaign.name = path.stem  # no configured name: the zip's
+        campaign.source = str(path)
+        return campaign
+    return _load_node(root, format, testbeds, name)
+
+
+def _load_node(node: Node, format, testbeds, name) -> Campaign:
+    if node.is_dir():
+        if format in (None, "weps") and not any(c.name.startswith("gold") for c in node.iterdir()) \
+                and _is_weps_folder(node):
             raise CampaignFormatError(
-                path, "a WePS campaign folder needs gold/ and runs/<system>/ sub-folders"
+                node, "a WePS campaign folder needs gold/ and runs/<system>/ sub-folders"
             )
-        return _load_folder(path, format, testbeds, name)
-    fmt = format or detect_format(path)
+        return _load_folder(node, format, testbeds, name)
+    fmt = format or detect_format(node)
     if fmt == "scores":
-        return load_score_campaign(path, name=name, testbeds=testbeds)
+        return load_score_campaign(node, name=name, testbeds=testbeds)
     raise CampaignFormatError(
-        path,
+        node,
         f"a single {fmt} file is one clustering, not a campaign: give a campaign folder "
         "(gold + runs/), or the gold and runs separately (--gold FILE --run FILE)",
     )
-
-
-def _load_zip(path: Path, fmt, testbeds, name) -> Campaign:
-    with tempfile.TemporaryDirectory(prefix="unanimity-") as tmp:
-        try:
-            with zipfile.ZipFile(path) as zf:
-                for member in zf.namelist():
-                    target = (Path(tmp) / member).resolve()
-                    if not str(target).startswith(str(Path(tmp).resolve())):
-                        raise CampaignFormatError(path, f"unsafe path in zip: {member!r}")
-                zf.extractall(tmp)
-        except zipfile.BadZipFile as exc:
-            raise CampaignFormatError(path, f"corrupt zip file ({exc})") from None
-        root = Path(tmp)
-        entries = [p for p in root.iterdir() if not p.name.startswith(("__MACOSX", "."))]
-        if len(entries) == 1 and entries[0].is_dir():
-            root = entries[0]
-        if len(entries) == 1 and entries[0].is_file():
-            campaign = load(entries[0], fmt, testbeds, name)
-        else:
-            campaign = load(root, fmt, testbeds, name)
-        if name is None and campaign.name in (Path(tmp).name, strip_extensions(entries[0])):
-            campaign.name = path.stem  # no configured name: the zip's, not a temporary folder's
-        campaign.source = str(path)
-        return campaign
 
 
 def load_files(
@@ -308,19 +335,25 @@ def load_files(
     testbeds: str | Mapping[str, str] | Callable[[str], str] | None = None,
     name: str | None = None,
     run_names: Sequence[str] | None = None,
+    budget: Budget | None = None,
 ) -> Campaign:
     """Load a campaign from loose files: one gold file and one or more run files.
 
     Each run is named after its file (``best.tsv.gz`` -> ``best``) unless ``run_names`` is
-    given; a run file with a ``system`` column gives one run per system.
+    given; a run file with a ``system`` column gives one run per system. The files are read
+    within one ``budget`` (``docs/input-safety.md``).
     """
     gold_path = Path(gold)
     if not runs:
         raise UnanimityError("give at least one run file")
-    g = read_clustering(gold_path, format)
+    if format is not None and format not in FORMATS:
+        raise UnanimityError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    meter = Meter(budget or Budget.from_env())
+    nodes = [as_node(f, meter) for f in [gold_path, *map(Path, runs)]]
+    g = read_clustering(nodes[0], format)
     if g.system is not None:
         raise CampaignFormatError(gold_path, "the gold has a system column; remove it")
-    raws = _runs_from([Path(r) for r in runs], format, None, run_names)
+    raws = _runs_from(nodes[1:], format, None, run_names)
     return build_campaign(
         g, raws, name=name or gold_path.parent.name or "campaign", source=str(gold_path),
         testbed_rule=testbeds,

@@ -15,7 +15,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from metrics.errors import CampaignFormatError
-from metrics.io.build import RawClustering
+from metrics.io.build import RawClustering, check_weights
+from metrics.io.parquet import number_column, read_parquet, text_column
+from metrics.io.source import Node, as_node
 from metrics.io.text import read_delimited, read_text
 from metrics.report import LoadNote
 
@@ -34,7 +36,7 @@ def looks_like_long(first_line: str) -> bool:
     return False
 
 
-def _weights(path: Path, values: np.ndarray, lines: np.ndarray) -> np.ndarray:
+def _weights(path: Node, values: np.ndarray, lines: np.ndarray) -> np.ndarray:
     text = pd.Series(values, dtype=object)
     blank = text.str.strip().eq("").to_numpy()
     num = pd.to_numeric(text.where(~blank), errors="coerce").to_numpy(dtype=np.float64)
@@ -42,57 +44,67 @@ def _weights(path: Path, values: np.ndarray, lines: np.ndarray) -> np.ndarray:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise CampaignFormatError(path, f"weight {values[row]!r} is not a number", int(lines[row]))
+    check_weights(path, num, lines)
     return num
 
 
-def read_long(path: Path, encoding: str = "utf-8") -> RawClustering:
+def _check_system(path: Node, system, lines: np.ndarray | None) -> None:
+    blank = pd.Series(np.asarray(system, dtype=object)).astype(str).str.strip().eq("").to_numpy()
+    if blank.any():
+        row = int(np.flatnonzero(blank)[0])
+        if lines is None:
+            raise CampaignFormatError(path, f"empty system in row {row + 1}")
+        raise CampaignFormatError(path, "empty system", int(lines[row]))
+
+
+def read_long(path: object, encoding: str = "utf-8") -> RawClustering:
     """Read a long clustering table (``.csv``, ``.tsv``, ``.txt``, optionally ``.gz``, or ``.parquet``).
+
+    ``path`` is a path or a :class:`~metrics.io.source.Node` (a member of a zip).
 
     Raises
     ------
     CampaignFormatError
-        Naming the file and line: empty file, missing columns, wrong number of columns, a weight
-        that is not a number, truncated gzip, unreadable Parquet.
+        Naming the file and line (Parquet: the row): empty file, missing columns, wrong number
+        of columns, an empty topic, item, cluster or system, a weight that is not a finite
+        non-negative number, truncated gzip, unreadable Parquet, a list column.
     """
-    path = Path(path)
+    node = as_node(path)
     notes: list[LoadNote] = []
-    if path.name.lower().endswith(".parquet"):
-        try:
-            table = pq.read_table(path)
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise CampaignFormatError(path, f"cannot read Parquet file ({exc})") from None
-        frame = table.to_pandas()
-        frame.columns = [str(c).lower() for c in frame.columns]
-        missing = [c for c in LONG_COLUMNS if c not in frame.columns]
+    if node.name.lower().endswith(".parquet"):
+        table = read_parquet(node)
+        columns = [str(c).strip().lower() for c in table.column_names]
+        missing = [c for c in LONG_COLUMNS if c not in columns]
         if missing:
-            raise CampaignFormatError(path, f"missing column(s) {', '.join(missing)}")
-        if len(frame) == 0:
-            raise CampaignFormatError(path, "file is empty")
-        lines = None
-
-        def col(name):
-            s = frame[name]
-            if isinstance(s.dtype, pd.CategoricalDtype):
-                return s.array.rename_categories(s.cat.categories.astype(str))
-            return s.astype(str).to_numpy(dtype=object)
-
+            raise CampaignFormatError(node, f"missing column(s) {', '.join(missing)}")
+        unknown = [c for c in columns if c not in LONG_COLUMNS and c not in OPTIONAL]
+        if unknown or len(set(columns)) < len(columns):
+            raise CampaignFormatError(node, f"columns {', '.join(columns)}; expected "
+                                      f"{', '.join(LONG_COLUMNS + [f'[{c}]' for c in OPTIONAL])}")
+        if table.num_rows == 0:
+            raise CampaignFormatError(node, "file is empty")
         weight = None
-        if "weight" in frame.columns:
-            weight = pd.to_numeric(frame["weight"], errors="coerce").to_numpy(np.float64)
+        if "weight" in columns:
+            weight = number_column(node, table, "weight")
+            check_weights(node, weight, None)
+        system = text_column(node, table, "system") if "system" in columns else None
         return RawClustering(
-            source=str(path), topic=col("topic"), item=col("item"), label=col("cluster"),
-            weight=weight, line=lines, system=col("system") if "system" in frame else None,
-            notes=notes,
+            source=str(node), topic=text_column(node, table, "topic"),
+            item=text_column(node, table, "item"), label=text_column(node, table, "cluster"),
+            weight=weight, line=None, system=system, notes=notes,
         )
-    text = read_text(path, notes, encoding=encoding)
+    text = read_text(node, notes, encoding=encoding)
     first = next((ln for ln in text.split("\n") if ln.strip()), "")  # the header
     sep = "\t" if first.count("\t") >= first.count(",") else ","
-    frame, lines = read_delimited(path, text, sep, None, LONG_COLUMNS, OPTIONAL)
-    weight = _weights(path, frame["weight"].to_numpy(), lines) if "weight" in frame else None
+    frame, lines = read_delimited(node, text, sep, None, LONG_COLUMNS, OPTIONAL)
+    weight = _weights(node, frame["weight"].to_numpy(), lines) if "weight" in frame else None
+    system = frame["system"].to_numpy() if "system" in frame else None
+    if system is not None:
+        _check_system(node, system, lines)
     return RawClustering(
-        source=str(path), topic=frame["topic"].to_numpy(), item=frame["item"].to_numpy(),
+        source=str(node), topic=frame["topic"].to_numpy(), item=frame["item"].to_numpy(),
         label=frame["cluster"].to_numpy(), weight=weight, line=lines,
-        system=frame["system"].to_numpy() if "system" in frame else None, notes=notes,
+        system=system, notes=notes,
     )
 
 

@@ -5,15 +5,15 @@
     "entity_id"	"tweet_id"	"topic"
     "RL2013D01E001"	"220520345218711553"	"Jokes"
 
-The entity is the topic of SPEC §1, the tweet the item and the RepLab topic the cluster label.
+The entity is the topic (``docs/guide.md#campaign-formats``), the tweet the item and the RepLab topic the cluster label.
 Several rows for one (entity, tweet) with different labels put the tweet in several clusters.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from metrics.io.build import REPLAB_TESTBED_RULE, RawClustering
+from metrics.io.source import as_node
 from metrics.io.text import read_delimited, read_text
 from metrics.report import LoadNote
 
@@ -28,7 +28,7 @@ def looks_like_replab(first_line: str) -> bool:
     return cells[:3] == REPLAB_COLUMNS
 
 
-def read_replab(path: Path, encoding: str = "latin-1") -> RawClustering:
+def read_replab(path: object, encoding: str = "latin-1") -> RawClustering:
     """Read one RepLab clustering file (gold or run), gzip or plain.
 
     Raises
@@ -37,7 +37,7 @@ def read_replab(path: Path, encoding: str = "latin-1") -> RawClustering:
         Naming the file and line: empty file, wrong header, wrong number of columns,
         truncated gzip.
     """
-    path = Path(path)
+    path = as_node(path)
     notes: list[LoadNote] = []
     text = read_text(path, notes, encoding=encoding)
     frame, lines = read_delimited(path, text, "\t", None, REPLAB_COLUMNS)

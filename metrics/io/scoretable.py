@@ -1,4 +1,4 @@
-"""Score tables: precomputed per-topic scores ``system, topic, metric, value`` (SPEC §1).
+"""Score tables: precomputed per-topic scores ``system, topic, metric, value``.
 
 ::
 
@@ -9,7 +9,7 @@
 CSV or TSV (the header's separator decides), optionally gzip-compressed, or Parquet. The table is
 long: one row per (system, topic, metric); a wide table (one column per metric) is refused with a
 message saying so. A campaign loaded from a score table has no clusterings (``gold`` is None):
-only the comparison analyses (SPEC §4-6) apply to it.
+only the comparison analyses (UIR, significance, rankings) apply to it.
 """
 
 from __future__ import annotations
@@ -19,21 +19,21 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from metrics.campaign import Campaign
 from metrics.errors import CampaignFormatError
 from metrics.io.build import default_testbed_rule, testbeds_from_rule
+from metrics.io.parquet import number_column, read_parquet, text_column
+from metrics.io.source import as_node
 from metrics.io.text import read_delimited, read_text, strip_extensions
 from metrics.report import ClusteringReport, LoadNote, ValidationReport
+from metrics.scores import SCORE_COLUMNS
 
 __all__ = [
-    "SCORE_COLUMNS", "looks_like_scores", "wide_table_problem", "read_score_table",
+    "looks_like_scores", "wide_table_problem", "read_score_table",
     "load_score_campaign",
 ]
 
-SCORE_COLUMNS = ["system", "topic", "metric", "value"]
 _KEYS = ["system", "topic", "metric"]
 
 
@@ -99,7 +99,30 @@ def _parse_values(path: Path, values: pd.Series, lines: np.ndarray | None) -> np
     return num
 
 
-def read_score_table(path: str | Path) -> pd.DataFrame:
+#: metrics of the registry whose every value lies in [0, 1] (all the higher-is-better ones but
+#: the adjusted Rand index, which can be negative); a score outside gets a note
+UNIT_INTERVAL_METRICS = frozenset({
+    "purity", "inverse_purity", "fscore", "bcubed_precision", "bcubed_recall",
+    "bcubed_adapted_recall", "reliability", "sensitivity", "homogeneity", "completeness",
+    "v_measure", "rand", "jaccard", "fowlkes_mallows", "pair_precision", "pair_recall", "pair_f",
+    "accuracy_m1", "accuracy_11",
+})
+
+
+def _note_out_of_range(path, table: pd.DataFrame, lines, notes: list[LoadNote]) -> None:
+    """A note for scores of a [0, 1] metric that lie outside [0, 1] (kept as given)."""
+    bounded = table["metric"].str.lower().isin(UNIT_INTERVAL_METRICS).to_numpy()
+    v = table["value"].to_numpy()
+    out = bounded & ((v < 0) | (v > 1))
+    if out.any():
+        row = int(np.flatnonzero(out)[0])
+        line, where = _where(lines, row)
+        notes.append(LoadNote(
+            str(path), f"{int(out.sum())} score(s) outside [0, 1] for metrics that lie in it, "
+            f"e.g. {table['metric'].iat[row]} = {float(v[row])!r}{where}", line))
+
+
+def read_score_table(path: object) -> pd.DataFrame:
     """Read a long score table: CSV or TSV (optionally gzip) or Parquet.
 
     Returns
@@ -117,28 +140,22 @@ def read_score_table(path: str | Path) -> pd.DataFrame:
         value`` (a wide table is named as such), wrong number of columns, a value that is not a
         number, two different values for one (system, topic, metric) (both lines named).
     """
-    path = Path(path)
+    path = as_node(path)
     notes: list[LoadNote] = []
     lines: np.ndarray | None
     if path.name.lower().endswith(".parquet"):
-        try:
-            frame = pq.read_table(path).to_pandas()
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise CampaignFormatError(path, f"cannot read Parquet file ({exc})") from None
-        frame.columns = [str(c).strip().lower() for c in frame.columns]
-        if sorted(frame.columns) != sorted(SCORE_COLUMNS):
-            raise CampaignFormatError(path, _header_problem(list(frame.columns)))
-        if len(frame) == 0:
+        arrow = read_parquet(path)
+        columns = [str(c).strip().lower() for c in arrow.column_names]
+        if sorted(columns) != sorted(SCORE_COLUMNS):
+            raise CampaignFormatError(path, _header_problem(columns))
+        if arrow.num_rows == 0:
             raise CampaignFormatError(path, "file is empty")
-        for col in _KEYS:
-            empty = frame[col].isna().to_numpy() | (frame[col].astype(str).str.strip() == "")
-            if np.any(empty):
-                row = int(np.flatnonzero(empty)[0])
-                raise CampaignFormatError(path, f"empty {col} (row {row + 1})")
+        frame = pd.DataFrame({c: text_column(path, arrow, c) for c in _KEYS})
+        frame["value"] = number_column(path, arrow, "value")
         lines = None
     else:
         text = read_text(path, notes)
-        first = next(ln for ln in text.splitlines() if ln.strip())
+        first = next((ln for ln in text.split("\n") if ln.strip()), "")
         columns = _header_cells(first)
         if sorted(columns) != sorted(SCORE_COLUMNS):
             raise CampaignFormatError(path, _header_problem(columns), 1)
@@ -181,6 +198,7 @@ def read_score_table(path: str | Path) -> pd.DataFrame:
             line,
         ))
         table = table.loc[~exact].reset_index(drop=True)
+    _note_out_of_range(path, table, lines, notes)
     n_nan = int(np.isnan(table["value"].to_numpy()).sum())
     if n_nan:
         notes.append(LoadNote(str(path), f"{n_nan} value(s) are NaN (no score)"))
@@ -190,7 +208,7 @@ def read_score_table(path: str | Path) -> pd.DataFrame:
 
 
 def load_score_campaign(
-    path: str | Path,
+    path: object,
     name: str | None = None,
     testbeds: str | Mapping[str, str] | Callable[[str], str] | None = None,
 ) -> Campaign:
@@ -209,7 +227,7 @@ def load_score_campaign(
     of the table it has no score for (``missing_topics``, with their names); a system scored on a
     topic for some metrics only gets a note.
     """
-    path = Path(path)
+    path = as_node(path)
     table = read_score_table(path)
     notes: list[LoadNote] = list(table.attrs.get("notes", []))
     dups: dict[str, int] = table.attrs.get("duplicate_rows", {})

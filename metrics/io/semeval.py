@@ -7,23 +7,23 @@ and SemEval-2013 task 13 (gold keys and system answers alike)::
     access.n access.n.1 access.n.c2
     become.v become.v.3 become%2:30:00::/4 become%2:42:01::/2
 
-The target word is the topic of SPEC §1, the instance the item and the sense the cluster label.
+The target word is the topic, the instance the item and the sense the cluster label.
 Several labels on one line (or one instance on several lines) put the instance in several
 clusters: an overlapping clustering, not an error. A weight is what follows the last ``/`` of a
 label (SemEval-2013 graded senses); it is kept in :attr:`RawClustering.weight` (NaN where a label
-has none) and ignored by the metrics (SPEC §1).
+has none) and ignored by the metrics (``docs/guide.md#campaign-formats``).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 
 from metrics.errors import CampaignFormatError
 from metrics.io.build import RawClustering
+from metrics.io.source import as_node
 from metrics.io.text import read_text
 from metrics.report import LoadNote
 
@@ -48,7 +48,7 @@ def looks_like_semeval(first_line: str) -> bool:
     return bool(_LEMMA_POS.match(word)) or (instance.startswith(word) and instance != word)
 
 
-def _split_label(path: Path, token: str, lineno: int) -> tuple[str, float]:
+def _split_label(path: object, token: str, lineno: int) -> tuple[str, float]:
     """``sense/0.8`` -> ("sense", 0.8); ``sense`` -> ("sense", nan)."""
     if "/" not in token:
         return token, math.nan
@@ -61,14 +61,14 @@ def _split_label(path: Path, token: str, lineno: int) -> tuple[str, float]:
         raise CampaignFormatError(
             path, f"weight {raw!r} of label {token!r} is not a number", lineno
         ) from None
-    if not math.isfinite(weight):
+    if not math.isfinite(weight) or weight < 0:
         raise CampaignFormatError(
-            path, f"weight {raw!r} of label {token!r} is not a finite number", lineno
+            path, f"weight {raw!r} of label {token!r} is not a finite number >= 0", lineno
         )
     return label, weight
 
 
-def read_semeval(path: Path, encoding: str = "utf-8") -> RawClustering:
+def read_semeval(path: object, encoding: str = "utf-8") -> RawClustering:
     """Read one SemEval key file (gold or system answers), gzip or plain.
 
     Blank lines are skipped. ``encoding`` falls back to Latin-1 with a note.
@@ -79,7 +79,7 @@ def read_semeval(path: Path, encoding: str = "utf-8") -> RawClustering:
         Naming the file and line: empty file, a line with fewer than three fields, a weight
         that is not a number, truncated gzip.
     """
-    path = Path(path)
+    path = as_node(path)
     notes: list[LoadNote] = []
     text = read_text(path, notes, encoding=encoding)
     topic: list[str] = []

@@ -25,6 +25,7 @@ import numpy as np
 
 from metrics.errors import CampaignFormatError
 from metrics.io.build import RawClustering
+from metrics.io.source import Node, as_node
 from metrics.io.text import read_bytes
 from metrics.report import LoadNote
 
@@ -33,7 +34,7 @@ __all__ = ["read_weps", "weps_files", "weps_topic"]
 _SUFFIXES = (".clust.xml.gz", ".clust.xml", ".xml.gz", ".xml")
 
 
-def weps_topic(path: Path) -> str:
+def weps_topic(path: Node | Path) -> str:
     """``Amanda_Lentz.clust.xml`` -> ``Amanda_Lentz``."""
     name = path.name
     for suffix in _SUFFIXES:
@@ -42,19 +43,19 @@ def weps_topic(path: Path) -> str:
     return name
 
 
-def weps_files(folder: Path) -> list[Path]:
-    """The XML files of a WePS clustering folder, sorted by name."""
-    return sorted(
-        p for p in Path(folder).iterdir()
-        if p.is_file() and not p.name.startswith(".")
-        and p.name.lower().endswith((".xml", ".xml.gz"))
-    )
+def weps_files(folder: object) -> list[Node]:
+    """The XML files of a WePS clustering folder (path or node), sorted by name."""
+    return [
+        p for p in as_node(folder).iterdir()
+        if not p.name.startswith(".") and p.name.lower().endswith((".xml", ".xml.gz"))
+        and p.is_file()
+    ]
 
 
 class _FileParser:
     """Reads one ``.clust.xml`` file with expat, which knows the line of every element."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Node) -> None:
         self.path = path
         self.items: list[str] = []
         self.labels: list[str] = []
@@ -144,7 +145,7 @@ class _FileParser:
             self._entity = None
 
 
-def read_weps(folder: Path) -> RawClustering:
+def read_weps(folder: object) -> RawClustering:
     """Read one WePS clustering: a folder of ``NAME.clust.xml`` (or a single such file).
 
     Returns
@@ -160,15 +161,15 @@ def read_weps(folder: Path) -> RawClustering:
         Naming the file and line: malformed XML, a root other than ``<clustering>``, an entity
         without id, a document without rank, a folder without XML files, truncated gzip.
     """
-    folder = Path(folder)
+    if not isinstance(folder, Node) and not Path(folder).exists():  # type: ignore[arg-type]
+        raise CampaignFormatError(folder, "no such file or folder")
+    folder = as_node(folder)
     if folder.is_dir():
         files = weps_files(folder)
         if not files:
             raise CampaignFormatError(folder, "folder holds no WePS clustering file (*.clust.xml)")
-    elif folder.is_file():
-        files = [folder]
     else:
-        raise CampaignFormatError(folder, "no such file or folder")
+        files = [folder]
     notes: list[LoadNote] = []
     topic: list[np.ndarray] = []
     item: list[str] = []
@@ -178,7 +179,7 @@ def read_weps(folder: Path) -> RawClustering:
     discarded_files = 0
     empty = 0
     renamed: list[tuple[str, str]] = []
-    seen_topics: dict[str, Path] = {}
+    seen_topics: dict[str, Node] = {}
     for path in files:
         name = weps_topic(path)
         if name in seen_topics:
