@@ -8,8 +8,10 @@ precision-like and recall-like pair of F_alpha; UIR and the tests use all of the
 
 Writes into ``--out``: ``pairs.csv`` (one row per ordered pair), ``systems.csv``,
 ``threshold_curve.csv``, ``tests.csv``, ``delta_f_vs_uir.csv``, ``weakest_metric.csv``,
-``cross_testbed.csv`` (when the campaign has test beds), ``summary.json`` and, with ``--latex``,
-``report.tex``. See :class:`metrics.analyses.CampaignComparison` for the columns.
+``cross_testbed.csv`` (when the campaign has test beds), ``summary.json``, ``ranking.csv`` (ranking
+with tie groups, docs/rankings.md), ``manifest.json`` (the bundle's manifest, reopened by
+:func:`metrics.bundle.open_bundle`) and, with ``--latex``, ``report.tex``. See
+:class:`metrics.analyses.CampaignComparison` for the columns.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from metrics.errors import UnanimityError
 from metrics.evaluate import evaluate
 from metrics.registry import parse_metric, split_metric_list
 from metrics.scores import validate_score_table
+from metrics.bundle import write_comparison_bundle
 
 __all__ = ["add_parser", "run", "load_scores"]
 
@@ -83,6 +86,17 @@ def _metric_names(text: str) -> list[str]:
     return names
 
 
+# issue 13: bundle inputs and options ----------------------------------------------------------
+def _input_paths(args: argparse.Namespace) -> list[str]:
+    """The files / folder the comparison read, fingerprinted in the bundle's manifest."""
+    return [args.gold, *args.runs] if args.gold else [args.path]
+
+
+def _options(args: argparse.Namespace) -> dict:
+    """The command's options as given (the manifest's ``options``)."""
+    return {k: v for k, v in vars(args).items() if k not in ("run", "command") and not callable(v)}
+
+
 def run(args: argparse.Namespace) -> int:
     from metrics.analyses import compare  # noqa: PLC0415
 
@@ -103,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
             test=args.tests, correction=args.correction, average=args.average, tol=args.tol,
             seed=args.seed, testbeds=beds, metrics=metrics,
         )
-        written = result.write(args.out, latex=args.latex)
+        # issue 13: the output folder is a versioned bundle (metrics/bundle.py) with ranking.csv
+        written = write_comparison_bundle(
+            result, args.out, inputs=_input_paths(args), options=_options(args), latex=args.latex)
     except UnanimityError:
         raise
     except ValueError as exc:
