@@ -278,6 +278,7 @@ def write_comparison_bundle(
     latex: bool = False,
     extra_tables: Mapping[str, pd.DataFrame] | None = None,
     extra_latex: Sequence[str] = (),
+    extra_json: Mapping[str, object] | None = None,
 ) -> list[Path]:
     """The bundle of a :class:`metrics.analyses.CampaignComparison`: every file of its
     :meth:`~metrics.analyses.CampaignComparison.write`, ``ranking.csv`` (ranking with tie groups,
@@ -298,8 +299,21 @@ def write_comparison_bundle(
     texts = None
     if latex:
         texts = {"report": "\n".join([result.to_latex(), ranking.to_latex(), *extra_latex])}
-    return write_bundle(out_dir, tables, texts=texts, inputs=inputs, options=options,
-                        existing=written, frames=frames)
+    return write_bundle(out_dir, tables, json_files=_jsonable(dict(extra_json or {})), texts=texts,
+                        inputs=inputs, options=options, existing=written, frames=frames)
+
+
+def _jsonable(obj):
+    """NaN -> None and numpy scalars -> Python numbers, recursively."""
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, (np.floating, float)):
+        return None if np.isnan(obj) else float(obj)
+    if isinstance(obj, np.integer):
+        return int(obj)
+    return obj
 
 
 def bundle_info(path: str | Path, as_json: bool = False) -> int:

@@ -26,6 +26,8 @@ from metrics.evaluate import evaluate
 from metrics.registry import parse_metric, split_metric_list
 from metrics.scores import validate_score_table
 from metrics.bundle import write_comparison_bundle
+from metrics.paper_tables import paper_tables
+from metrics.profiles import PROFILES, get_profile
 
 __all__ = ["add_parser", "run", "load_scores"]
 
@@ -44,15 +46,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--threshold", type=float, default=0.25,
                    help="UIR threshold of reference / improved systems (default 0.25)")
     p.add_argument("--tests", choices=["wilcoxon", "t", "sign", "randomization", "none"],
-                   default="wilcoxon", help="paired test per metric (default wilcoxon)")
-    p.add_argument("--correction", choices=["holm", "bh", "none"], default="holm",
-                   help="multiple-comparison correction (default holm)")
+                   default=None, help="paired test per metric (default: the profile's, wilcoxon)")
+    p.add_argument("--correction", choices=["holm", "bh", "none"], default=None,
+                   help="multiple-comparison correction (default: the profile's; holm, or none "
+                   "with --profile jair2011)")
     p.add_argument("--average", choices=["macro", "micro"], default="macro",
                    help="campaign F_alpha: mean of per-topic F (macro, default) or F of means")
     p.add_argument("--tol", type=float, default=1e-9, help="UIR tolerance (default 1e-9)")
     p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--latex", action="store_true", help="also write report.tex (booktabs)")
+    # issue 13: profiles and the papers' tables
+    p.add_argument("--profile", choices=sorted(PROFILES), default="default",
+                   help="conventions: default, or jair2011 = the papers' (Wilcoxon without "
+                   "correction, improved systems UIR > 0.25, ten-pairs weakest-metric analysis, "
+                   "the papers' tables); explicit --tests / --correction win (docs/rankings.md)")
+    p.add_argument("--paper-tables", action="store_true",
+                   help="also write the papers' tables: JAIR Tables 5-6, WePS Table 2, ten-pairs "
+                   "weakest metric, improved systems")
+    p.add_argument("--random-baselines", action="store_true",
+                   help="with the papers' tables: random baselines over k = 2..20, 10 runs each, "
+                   "F_0.9 (Moreno & Dias Table 2; needs clusterings; 380 extra runs to score: slow)")
     p.set_defaults(run=run)
 
 
@@ -62,7 +76,11 @@ def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFr
     Everything goes through :mod:`metrics.io` (score tables included), so a test-bed rule
     (``--testbeds`` or the campaign's own) means the same for every kind of input.
     """
-    campaign = campaign_from_args(args)
+    return _scores_of(campaign_from_args(args), args, metrics)
+
+
+def _scores_of(campaign, args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
+    """:func:`load_scores` of an already loaded campaign."""
     if campaign.scores is not None:
         table = validate_score_table(campaign.scores, source=str(args.path))
     else:
@@ -102,7 +120,11 @@ def run(args: argparse.Namespace) -> int:
 
     metrics = _metric_names(args.metrics)
     try:
-        table, beds = load_scores(args, metrics)
+        profile = get_profile(args.profile)
+        args.tests = args.tests or profile.test
+        args.correction = args.correction or profile.correction
+        campaign = campaign_from_args(args)
+        table, beds = _scores_of(campaign, args, metrics)
         known = set(pd.unique(table["metric"]))
         missing = [m for m in metrics if m not in known]
         if missing:
@@ -118,8 +140,14 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed, testbeds=beds, metrics=metrics,
         )
         # issue 13: the output folder is a versioned bundle (metrics/bundle.py) with ranking.csv
+        extra, extra_tex, extra_json = {}, [], {}
+        if args.paper_tables or profile.paper_tables or args.random_baselines:
+            pt = paper_tables(result, table, strict_improved=profile.strict_improved,
+                              campaign=campaign if args.random_baselines else None)
+            extra, extra_tex, extra_json = pt.tables, [pt.to_latex()], {"paper_tables": pt.summary}
         written = write_comparison_bundle(
-            result, args.out, inputs=_input_paths(args), options=_options(args), latex=args.latex)
+            result, args.out, inputs=_input_paths(args), options=_options(args), latex=args.latex,
+            extra_tables=extra, extra_latex=extra_tex, extra_json=extra_json)
     except UnanimityError:
         raise
     except ValueError as exc:
