@@ -1,13 +1,13 @@
 """The papers' tables on demand, from a comparison (docs/rankings.md, "The papers' tables").
 
-* **JAIR Table 5** (Amigó, Gonzalo, Artiles, Verdejo 2011, §6.1): mean UIR and mean |ΔF_alpha|
+* **JAIR Table 5** (Amigó, Gonzalo, Artiles, Verdejo 2011): mean UIR and mean |ΔF_alpha|
   over the pairs where F_alpha increases, split by "a beats b for every alpha" vs the others.
-* **JAIR Table 6** (§6.1): the same means by significance class of the pair (concordant,
+* **JAIR Table 6** : the same means by significance class of the pair (concordant,
   opposite, none; concordant worsening where it occurs).
-* **WePS Table 2** (Amigó, Artiles, Gonzalo, §2): Wilcoxon on per-topic F_alpha at two alphas
+* **WePS Table 2** (Amigó, Artiles, Gonzalo): Wilcoxon on per-topic F_alpha at two alphas
   (0.5 and 0.2 by default) for every pair, and the pairs where a significant improvement at one
   alpha is a significant loss at the other.
-* **Weakest-metric improvement over the ten pairs with the largest improvement** (JAIR §6.3,
+* **Weakest-metric improvement over the ten pairs with the largest improvement** (JAIR
   Fig. 10; WePS Fig. 5), next to the all-pairs version of :func:`metrics.analyses.compare`.
 * **Improved systems** with the papers' strict ``UIR > t`` (WePS Table 5) or ``UIR >= t``.
 * **Random baselines averaged over k = 2..20** (Moreno & Dias 2015, Table 2): UniformRand and

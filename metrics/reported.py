@@ -19,7 +19,7 @@ Given per-system P, R and F as a paper reports them, with the paper's alpha:
   evaluated between them) and (ii) unanimity on the reported averages: a above b iff
   P_a >= P_b and R_a >= R_b with one strict, the rank interval of :mod:`metrics.tie_ranking`.
   With only system-level averages UIR cannot be computed (it needs per-topic scores); dominance
-  on both averages is its system-level counterpart (JAIR 2011 §4: unanimous improvement).
+  on both averages is its system-level counterpart (JAIR 2011: the unanimous improvement relation).
 """
 
 from __future__ import annotations

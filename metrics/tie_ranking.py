@@ -4,7 +4,7 @@ tie groups and rank intervals (docs/rankings.md, "Ranking with tie groups").
 A leaderboard sorted by F_alpha states an order between every two systems, even where no test
 and no unanimous improvement separates them. Here system a is placed **above** system b only
 where b -> a is a *robust improvement* in the sense of Amigó, Gonzalo, Artiles and Verdejo (JAIR
-2011, §5.2 and §7; WePS paper §5):
+2011, pair classes of Table 6; reference and improved systems of the WePS paper, Table 5):
 
     a -> b (a directly above b)  iff  UIR(a, b) >= t  and  class(a, b) = "concordant",
 
@@ -14,7 +14,7 @@ none worsens significantly, on the comparison's *corrected* p-values (Holm by de
 correction enters only through the class). Without tests (``test="none"``) the class condition
 cannot be checked and the rule is UIR alone; :attr:`TieRanking.rule` says which rule was used.
 
-UIR is not transitive (JAIR 2011 §4, Table 7), so the direct relation may contain cycles
+UIR is not transitive (JAIR 2011, Table 4: a counter-example to transitivity), so the direct relation may contain cycles
 a -> b -> c -> a (a 2-cycle is impossible: UIR(b, a) = -UIR(a, b) < 0 < t). **Cycle rule:** the
 systems of a cycle (a strongly connected component of the direct relation) are merged into one
 block and ranked as tied. Reason: every linear order of a cycle places some system below one it
