@@ -21,7 +21,7 @@ COLOR_NODE = OKABE_ITO["blue"]
 COLOR_CYCLE = OKABE_ITO["purple"]
 COLOR_EDGE = "#9A9A9A"
 #: Groups wider than this get no text labels (hover only), so labels never pile up.
-MAX_LABELLED = 14
+MAX_LABELLED = 8
 
 
 def _positions(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -70,7 +70,7 @@ def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = N
     sizes = pd.Series(block).map(pd.Series(block).value_counts()).to_numpy()
     in_cycle = sizes > 1
     group_size = table.groupby("group")["system"].transform("size").to_numpy()
-    labels = [short(s, 18) if n <= MAX_LABELLED else "" for s, n in zip(table["system"], group_size)]
+    labels = [short(s, 16) if n <= MAX_LABELLED else "" for s, n in zip(table["system"], group_size)]
     score = table["score"].to_numpy(dtype=np.float64) if "score" in table else np.full(len(table), np.nan)
     interval = [f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
                 for lo, hi in zip(table["rank_low"], table["rank_high"])]

@@ -196,7 +196,8 @@ def tie_ranking(
         All systems (default: those of ``pairs``, in order of appearance).
     threshold : float, default 0.25
         a is directly above b iff ``UIR(a, b) >= threshold`` (and the class is concordant).
-        Must be > 0 (at 0 every tie would be an improvement both ways).
+        Meant to be > 0; at or below 0 the rule alone (without classes) relates pairs both ways
+        (UIR(a, b) = UIR(b, a) = 0), and the cycle rule ties them; above 1 nothing is ordered.
     score : sequence of float, optional
         Per system (aligned with ``systems``), only to list systems within a group.
     require_concordant : bool, default True
@@ -208,8 +209,8 @@ def tie_ranking(
     TieRanking
     """
     threshold = float(threshold)
-    if not (0 < threshold <= 1):
-        raise UnanimityError(f"the ranking threshold must be in (0, 1], got {threshold:g}")
+    if not np.isfinite(threshold):
+        raise UnanimityError(f"the ranking threshold must be a finite number, got {threshold:g}")
     for col in ("system_a", "system_b", "uir"):
         if col not in pairs:
             raise UnanimityError(f"the pairs table has no column {col!r}")

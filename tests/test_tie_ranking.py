@@ -86,9 +86,19 @@ def test_csv_frame_and_latex():
 def test_bad_threshold_and_unknown_system():
     p = _pairs({}, "AB")
     with pytest.raises(UnanimityError, match="threshold"):
-        tie_ranking(p, threshold=0)
+        tie_ranking(p, threshold=float("nan"))
     with pytest.raises(UnanimityError, match="outside"):
         tie_ranking(p, systems=["A"])
+
+
+def test_threshold_zero_without_classes_ties_both_ways():
+    # UIR(A, B) = UIR(B, A) = 0 is ">= 0" both ways: a 2-cycle, merged into one tied block;
+    # C is robustly above both
+    p = _pairs({("C", "A"): (0.5, "concordant"), ("C", "B"): (0.5, "concordant")}, "ABC")
+    r = tie_ranking(p.assign(pair_class=None), threshold=0.0)
+    assert r.cycles == (("A", "B"),)
+    assert _table(r) == {"A": (2, 3, 2), "B": (2, 3, 2), "C": (1, 1, 1)}
+    assert _table(tie_ranking(p, threshold=1.5)) == {s: (1, 3, 1) for s in "ABC"}
 
 
 def _reach(direct: np.ndarray) -> np.ndarray:

@@ -59,13 +59,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     width = max(6, *(len(s) for s in rows["system"]))
     print(f"{'system':<{width}}  {'P':>7} {'R':>7} {'F':>7} {'F(P,R)':>7}  "
-          f"{'status':<12} {'alphas that fit':<17} rank  by alpha  unanimity")
+          f"{'status':<26} {'alphas that fit':<17} rank  by alpha  unanimity")
     for r in rows.itertuples(index=False):
         fits = ("none" if r.alpha_low != r.alpha_low
                 else f"[{r.alpha_low:.3f}, {r.alpha_high:.3f}]")
         status = r.status if not isinstance(r.side, str) else f"impossible: F {r.side.replace('_', ' ')}"
         print(f"{r.system:<{width}}  {r.precision:7.4f} {r.recall:7.4f} {r.f:7.4f} "
-              f"{r.f_at_alpha:7.4f}  {status:<12} {fits:<17} {r.rank_reported:>4}  "
+              f"{r.f_at_alpha:7.4f}  {status:<26} {fits:<17} {r.rank_reported:>4}  "
               f"{r.rank_best_alpha:>3}-{r.rank_worst_alpha:<4} "
               f"{r.rank_low_unanimity:>3}-{r.rank_high_unanimity}")
     n_bad = int((rows["status"] != "consistent").sum())
