@@ -248,8 +248,15 @@ def open_bundle(path: str | Path) -> Bundle:
             f"{manifest.get('package_version', '?')}) is {age} version; this unanimity "
             f"({__version__}) reads format version {BUNDLE_VERSION} only: rerun "
             f"`unanimity compare ... --out DIR` to rebuild it")
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not all(
+            isinstance(e, dict) and {"file", "kind", "sha256"} <= set(e)
+            and (e["kind"] != "table" or isinstance(e.get("columns"), dict))
+            for e in files.values()):
+        raise UnanimityError(f"{mpath}: malformed manifest (files need file, kind, sha256 and, "
+                             "for tables, columns)")
     tables, jsons, texts = {}, {}, {}
-    for name, entry in manifest.get("files", {}).items():
+    for name, entry in files.items():
         fpath = root / entry["file"]
         if not fpath.is_file():
             raise UnanimityError(f"{fpath}: listed in the manifest but missing")

@@ -24,6 +24,7 @@ Given per-system P, R and F as a paper reports them, with the paper's alpha:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -35,7 +36,7 @@ from metrics.combine import f_alpha
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.tie_ranking import tie_ranking
 
-__all__ = ["ReportedCheck", "check_reported", "read_reported", "STATUSES"]
+__all__ = ["ReportedCheck", "check_reported", "read_reported", "alpha_of_beta", "STATUSES"]
 
 #: Row statuses: F fits the stated alpha, only other alphas, or no alpha.
 STATUSES: tuple[str, ...] = ("consistent", "other_alpha", "impossible")
@@ -70,6 +71,15 @@ class ReportedCheck:
     unanimity_ties: int
 
 
+def alpha_of_beta(beta: float) -> float:
+    """The alpha of van Rijsbergen's F_beta: F_beta = F_alpha with alpha = 1 / (1 + beta^2)
+    (so F_0.5 in the beta convention, which favours precision, is F_alpha at alpha = 0.8)."""
+    beta = float(beta)
+    if not (np.isfinite(beta) and beta >= 0):
+        raise UnanimityError(f"beta must be a finite number >= 0, got {beta:g}")
+    return 1.0 / (1.0 + beta * beta)
+
+
 def _decimals(text: str) -> int:
     t = text.strip().lower()
     if "e" in t:  # 1.5e-3: the mantissa's decimals shifted by the exponent
@@ -93,6 +103,10 @@ def _pick(columns: list[str], names: tuple[str, ...], path: str, what: str) -> s
     for n in names:
         if n in low:
             return low[n]
+    if what == "F":  # F0.5, F_2, f-beta ...
+        for c in columns:
+            if re.fullmatch(r"f[-_ ]?(beta|\d+(\.\d+)?)", c.strip().lower()):
+                return c
     raise CampaignFormatError(path, f"no {what} column (one of {', '.join(names)}); columns: "
                               f"{', '.join(columns)}", 1)
 

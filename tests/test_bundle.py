@@ -145,3 +145,12 @@ def test_cli_compare_writes_bundle_and_info_reads_it(tmp_path, table, capsys):
     (out / "systems.csv").write_text("tampered\n")
     assert main(["info", str(out)]) == 2
     assert "contents changed" in capsys.readouterr().err
+
+
+def test_malformed_manifest_refused(bundle_dir):
+    mpath = bundle_dir / MANIFEST
+    m = json.loads(mpath.read_text())
+    del m["files"]["pairs"]["sha256"]
+    mpath.write_text(json.dumps(m))
+    with pytest.raises(UnanimityError, match="malformed manifest"):
+        open_bundle(bundle_dir)

@@ -128,3 +128,18 @@ def test_cli(table_file, capsys, tmp_path):
                                                    "impossible"]
     assert main(["check-reported", str(tmp_path / "missing.csv")]) == 2
     assert "file not found" in capsys.readouterr().err
+
+
+def test_beta_convention(tmp_path):
+    # F_beta=0.5 (precision-weighted) of P = 0.8, R = 0.4: (1 + 0.25) * 0.32 / (0.25 * 0.8 + 0.4)
+    # = 0.4 / 0.6 = 0.6667 = F_alpha at alpha = 1 / (1 + 0.25) = 0.8
+    path = tmp_path / "paper.csv"
+    path.write_text("system,precision,recall,F0.5\nB,0.80,0.40,0.667\n")
+    from metrics.reported import alpha_of_beta
+
+    assert alpha_of_beta(0.5) == pytest.approx(0.8) and alpha_of_beta(1) == 0.5
+    assert check_reported(read_reported(path), alpha_of_beta(0.5)).rows["status"].tolist() == ["consistent"]
+    capsys_free = main(["check-reported", str(path), "--beta", "0.5", "--json"])
+    assert capsys_free == 0
+    with pytest.raises(UnanimityError, match="beta"):
+        alpha_of_beta(-1)

@@ -13,7 +13,7 @@ import argparse
 import json
 
 from metrics.errors import UnanimityError
-from metrics.reported import check_reported, read_reported
+from metrics.reported import alpha_of_beta, check_reported, read_reported
 
 __all__ = ["add_parser", "run"]
 
@@ -30,9 +30,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", metavar="FILE",
                    help="CSV/TSV with columns system, precision, recall, f [, alpha]; or a score "
                    "table system[, topic], metric, value with system-level rows")
-    p.add_argument("--alpha", type=float, default=0.5,
-                   help="the stated alpha, weight of precision (default 0.5; an alpha column "
-                   "overrides it per row)")
+    weight = p.add_mutually_exclusive_group()
+    weight.add_argument("--alpha", type=float, default=None,
+                        help="the stated alpha, weight of precision (default 0.5; an alpha column "
+                        "overrides it per row)")
+    weight.add_argument("--beta", type=float, default=None,
+                        help="the stated beta of F_beta instead (alpha = 1 / (1 + beta^2): "
+                        "F0.5 in the beta convention is alpha = 0.8)")
     p.add_argument("--metrics", metavar="P,R,F", default="precision,recall,f",
                    help="metric names of a score table (default precision,recall,f)")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
@@ -49,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
         raise UnanimityError(f"--metrics needs three names P,R,F, got {args.metrics!r}")
     table = read_reported(args.file, names)
     table.attrs["source"] = args.file
-    res = check_reported(table, args.alpha)
+    alpha = alpha_of_beta(args.beta) if args.beta is not None else (
+        0.5 if args.alpha is None else args.alpha)
+    res = check_reported(table, alpha)
     rows = res.rows
     if args.json:
         print(json.dumps({"percent": res.percent,
