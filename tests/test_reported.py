@@ -143,3 +143,39 @@ def test_beta_convention(tmp_path):
     assert capsys_free == 0
     with pytest.raises(UnanimityError, match="beta"):
         alpha_of_beta(-1)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from metrics.reported import _alpha_ranks  # noqa: E402
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.floats(0.01, 1), st.floats(0.01, 1), st.floats(0, 1), st.integers(1, 4))
+def test_rounded_true_values_are_always_consistent(p, r, alpha, d):
+    """Rounding true P, R and F_alpha(P, R) to d decimals never makes a row inconsistent at its
+    alpha, and that alpha lies in the reported interval of alphas that fit."""
+    f = f_alpha(p, r, alpha)
+    vals = [f"{v:.{d}f}" for v in (p, r, f)]
+    if float(vals[0]) == 0 or float(vals[1]) == 0:
+        return
+    table = pd.DataFrame([["s", *vals]], columns=["system", "precision", "recall", "f"])
+    row = check_reported(table, alpha).rows.iloc[0]
+    assert row.status == "consistent"
+    assert row.alpha_low - 1e-12 <= alpha <= row.alpha_high + 1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.05, 1), st.floats(0.05, 1)), min_size=2, max_size=6))
+def test_alpha_rank_range_contains_every_grid_rank(pr):
+    p = np.array([x for x, _ in pr])
+    r = np.array([y for _, y in pr])
+    best, worst = _alpha_ranks(p, r)
+    grid = np.linspace(0, 1, 2001)
+    F = f_alpha(p[:, None], r[:, None], grid[None, :])
+    ranks = 1 + (F[None, :, :] > F[:, None, :]).sum(axis=1)
+    assert (ranks.min(axis=1) >= best).all() and (ranks.max(axis=1) <= worst).all()
+    # at the ends the grid and the exact route agree
+    for a_idx in (0, -1):
+        assert ((ranks[:, a_idx] >= best) & (ranks[:, a_idx] <= worst)).all()
