@@ -336,7 +336,7 @@ def bundle_info(path: str | Path, as_json: bool = False) -> int:
     for inp in b.inputs:
         print(f"input       {inp['path']}  ({inp['kind']}, {inp['files']} file(s), "
               f"sha256 {inp['sha256'][:16]}...)")
-    opts = {k: v for k, v in b.options.items() if v not in (None, [], False)}
+    opts = {k: v for k, v in b.options.items() if v is not None and v is not False and v != []}
     print("options     " + ", ".join(f"{k}={v}" for k, v in opts.items()))
     print("files (fingerprints verified):")
     for name, entry in m["files"].items():

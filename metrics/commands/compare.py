@@ -115,6 +115,10 @@ def _options(args: argparse.Namespace) -> dict:
     return {k: v for k, v in vars(args).items() if k not in ("run", "command") and not callable(v)}
 
 
+def _r(v) -> str:
+    return "n/a" if v is None or v != v else f"{v:.2f}"
+
+
 def run(args: argparse.Namespace) -> int:
     from metrics.analyses import compare  # noqa: PLC0415
 
@@ -156,6 +160,14 @@ def run(args: argparse.Namespace) -> int:
     robust = int((result.pairs["uir"] >= args.threshold).sum())
     print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR >= {args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
+    if extra_json:  # issue 13: the papers' tables in one line
+        pts = extra_json["paper_tables"]
+        w = pts["weps_table2"]
+        print(f"papers' tables ({args.profile} profile): improved systems by {pts['improved_rule']}: "
+              f"{pts['n_improved']}; weakest-metric r all pairs "
+              f"{_r(pts['weakest_metric_all_pairs']['pearson_r'])} (n={pts['weakest_metric_all_pairs']['n']}), "
+              f"ten pairs {_r(pts['weakest_metric_top']['pearson_r'])}; WePS Table 2: "
+              f"{w['reversed']} of {w['n_pairs']} pairs reverse between the two alphas")
     for path in written:
         print(f"wrote {path}")
     return 0
