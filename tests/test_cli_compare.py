@@ -56,7 +56,8 @@ def test_compare_replab_score_table(tmp_path, capsys):
     assert np.allclose(curve["threshold"], np.arange(101) / 100)
     for c in ["pairs", "concordant", "opposite", "beats_all_alpha", "f_contradicts"]:
         assert c in curve.columns
-    assert (out / "report.tex").read_text().count(r"\toprule") == 2
+    # systems, robust pairs and (issue 13) the ranking with tie groups
+    assert (out / "report.tex").read_text().count(r"\toprule") == 3
     beds = pd.read_csv(out / "cross_testbed.csv")
     assert set(beds["reference_bed"]) == {"D01", "D02", "D03", "D04"}
 

@@ -51,7 +51,7 @@ def _records(df: pd.DataFrame | None) -> list[dict] | None:
     return [_jsonable(r) for r in df.to_dict(orient="records")]
 
 
-def _latex_escape(text: object) -> str:
+def latex_escape(text: object) -> str:
     s = str(text)
     repl = {
         "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -172,17 +172,17 @@ class CampaignComparison:
         alpha = p["alpha"]
         thr = p["threshold"]
         lines = [
-            "% Unanimity comparison: " + _latex_escape(f"{p['precision']} / {p['recall']}"),
+            "% Unanimity comparison: " + latex_escape(f"{p['precision']} / {p['recall']}"),
             r"\begin{table}[ht]", r"\centering", r"\small",
             r"\begin{tabular}{rlrrrlr}", r"\toprule",
-            rf"Rank & System & $F_{{{alpha:g}}}$ & {_latex_escape(p['precision'])} & "
-            rf"{_latex_escape(p['recall'])} & Reference system & UIR \\",
+            rf"Rank & System & $F_{{{alpha:g}}}$ & {latex_escape(p['precision'])} & "
+            rf"{latex_escape(p['recall'])} & Reference system & UIR \\",
             r"\midrule",
         ]
         for r in self.systems.sort_values("rank", kind="stable").itertuples(index=False):
-            ref = "--" if pd.isna(r.reference_system) else _latex_escape(r.reference_system)
+            ref = "--" if pd.isna(r.reference_system) else latex_escape(r.reference_system)
             lines.append(
-                f"{r.rank} & {_latex_escape(r.system)} & {_fmt(r.f_alpha)} & {_fmt(r.precision)} & "
+                f"{r.rank} & {latex_escape(r.system)} & {_fmt(r.f_alpha)} & {_fmt(r.precision)} & "
                 f"{_fmt(r.recall)} & {ref} & {_fmt(r.reference_uir, 2)} \\\\"
             )
         lines += [r"\bottomrule", r"\end{tabular}",
@@ -195,11 +195,11 @@ class CampaignComparison:
         shown = robust if max_pairs is None else robust.head(max_pairs)
         cols = "ll" + "r" * (3 + len(metrics)) + "c"
         head = [r"$a$", r"$b$", "UIR", r"UIR$_{\mathrm{param}}$", r"$\Delta F$"]
-        head += [r"$\Delta$ " + _latex_escape(m) for m in metrics] + [r"$\forall\alpha$"]
+        head += [r"$\Delta$ " + latex_escape(m) for m in metrics] + [r"$\forall\alpha$"]
         lines += [r"\begin{table}[ht]", r"\centering", r"\small", rf"\begin{{tabular}}{{{cols}}}",
                   r"\toprule", " & ".join(head) + r" \\", r"\midrule"]
         for r in shown.to_dict(orient="records"):
-            cells = [_latex_escape(r["system_a"]), _latex_escape(r["system_b"]), _fmt(r["uir"], 2),
+            cells = [latex_escape(r["system_a"]), latex_escape(r["system_b"]), _fmt(r["uir"], 2),
                      _fmt(r["uir_param"], 2), _fmt(r["delta_f"])]
             for m in metrics:
                 pv = r.get(f"p_{m}")
@@ -218,7 +218,7 @@ class CampaignComparison:
                 if test != "none" else "no significance test")
         more = "" if max_pairs is None or len(robust) <= max_pairs else f" (first {max_pairs} of {len(robust)})"
         lines += [r"\bottomrule", r"\end{tabular}",
-                  rf"\caption{{Pairs with UIR $\geq {thr:g}${_latex_escape(more)}; {note}; "
+                  rf"\caption{{Pairs with UIR $\geq {thr:g}${latex_escape(more)}; {note}; "
                   r"$\forall\alpha$: $F_\alpha(a) > F_\alpha(b)$ for every $\alpha$.}",
                   r"\end{table}", ""]
         return "\n".join(lines)

@@ -8,8 +8,10 @@ precision-like and recall-like pair of F_alpha; UIR and the tests use all of the
 
 Writes into ``--out``: ``pairs.csv`` (one row per ordered pair), ``systems.csv``,
 ``threshold_curve.csv``, ``tests.csv``, ``delta_f_vs_uir.csv``, ``weakest_metric.csv``,
-``cross_testbed.csv`` (when the campaign has test beds), ``summary.json`` and, with ``--latex``,
-``report.tex``. See :class:`metrics.analyses.CampaignComparison` for the columns.
+``cross_testbed.csv`` (when the campaign has test beds), ``summary.json``, ``ranking.csv`` (ranking
+with tie groups, docs/rankings.md), ``manifest.json`` (the bundle's manifest, reopened by
+:func:`metrics.bundle.open_bundle`) and, with ``--latex``, ``report.tex``. See
+:class:`metrics.analyses.CampaignComparison` for the columns.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from metrics.registry import parse_metric, split_metric_list
 from metrics.scores import validate_score_table
 from metrics.significance import CORRECTIONS, TESTS
 from metrics.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
+from metrics.bundle import write_comparison_bundle
+from metrics.paper_tables import paper_tables
+from metrics.profiles import PROFILES, get_profile
 
 __all__ = ["add_parser", "run", "load_scores"]
 
@@ -45,10 +50,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--alpha", type=float, default=0.5, help="F_alpha weight (default 0.5)")
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
                    help=f"UIR threshold of reference / improved systems (default {DEFAULT_THRESHOLD:g})")
-    p.add_argument("--tests", choices=[*TESTS, "none"],
-                   default=TESTS[0], help=f"paired test per metric (default {TESTS[0]})")
-    p.add_argument("--correction", choices=list(CORRECTIONS), default=CORRECTIONS[0],
-                   help=f"multiple-comparison correction (default {CORRECTIONS[0]})")
+    p.add_argument("--tests", choices=[*TESTS, "none"], default=None,
+                   help=f"paired test per metric (default: the profile's, {TESTS[0]})")
+    p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
+                   help=f"multiple-comparison correction (default: the profile's; {CORRECTIONS[0]}, "
+                        "or none with --profile jair2011)")
     p.add_argument("--average", choices=list(AVERAGES), default=AVERAGES[0],
                    help="campaign F_alpha: mean of per-topic F (macro, default) or F of means")
     p.add_argument("--tol", type=float, default=DEFAULT_TOL,
@@ -57,6 +63,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--latex", action="store_true", help="also write report.tex (booktabs)")
+    # issue 13: profiles and the papers' tables
+    p.add_argument("--profile", choices=sorted(PROFILES), default="default",
+                   help="conventions: default, or jair2011 = the papers' (Wilcoxon without "
+                   "correction, improved systems UIR > 0.25, ten-pairs weakest-metric analysis, "
+                   "the papers' tables); explicit --tests / --correction win (docs/rankings.md)")
+    p.add_argument("--paper-tables", action="store_true",
+                   help="also write the papers' tables: JAIR Tables 5-6, WePS Table 2, ten-pairs "
+                   "weakest metric, improved systems")
+    p.add_argument("--random-baselines", action="store_true",
+                   help="with the papers' tables: random baselines over k = 2..20, 10 runs each, "
+                   "F_0.9 (Moreno & Dias Table 2; needs clusterings; 380 extra runs to score: slow)")
     p.set_defaults(run=run)
 
 
@@ -66,7 +83,11 @@ def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFr
     Everything goes through :mod:`metrics.io` (score tables included), so a test-bed rule
     (``--testbeds`` or the campaign's own) means the same for every kind of input.
     """
-    campaign = campaign_from_args(args)
+    return _scores_of(campaign_from_args(args), args, metrics)
+
+
+def _scores_of(campaign, args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
+    """:func:`load_scores` of an already loaded campaign."""
     if campaign.scores is not None:
         table = validate_score_table(campaign.scores, source=str(args.path))
     else:
@@ -90,6 +111,21 @@ def _metric_names(text: str) -> list[str]:
     return names
 
 
+# issue 13: bundle inputs and options ----------------------------------------------------------
+def _input_paths(args: argparse.Namespace) -> list[str]:
+    """The files / folder the comparison read, fingerprinted in the bundle's manifest."""
+    return [args.gold, *args.runs] if args.gold else [args.path]
+
+
+def _options(args: argparse.Namespace) -> dict:
+    """The command's options as given (the manifest's ``options``)."""
+    return {k: v for k, v in vars(args).items() if k not in ("run", "command") and not callable(v)}
+
+
+def _r(v) -> str:
+    return "n/a" if v is None or v != v else f"{v:.2f}"
+
+
 def run(args: argparse.Namespace) -> int:
     from metrics.analyses import compare  # noqa: PLC0415
 
@@ -98,7 +134,11 @@ def run(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():  # checked before the work, not after it
         raise UnanimityError(f"--out {args.out}: exists and is not a folder")
     try:
-        table, beds = load_scores(args, metrics)
+        profile = get_profile(args.profile)
+        args.tests = args.tests or profile.test
+        args.correction = args.correction or profile.correction
+        campaign = campaign_from_args(args)
+        table, beds = _scores_of(campaign, args, metrics)
         known = set(pd.unique(table["metric"]))
         missing = [m for m in metrics if m not in known]
         if missing:
@@ -113,8 +153,16 @@ def run(args: argparse.Namespace) -> int:
             test=args.tests, correction=args.correction, average=args.average, tol=args.tol,
             seed=args.seed, testbeds=beds, metrics=metrics,
         )
+        # the output folder is a versioned bundle (metrics/bundle.py) with ranking.csv
+        extra, extra_tex, extra_json = {}, [], {}
+        if args.paper_tables or profile.paper_tables or args.random_baselines:
+            pt = paper_tables(result, table, strict_improved=profile.strict_improved,
+                              campaign=campaign if args.random_baselines else None)
+            extra, extra_tex, extra_json = pt.tables, [pt.to_latex()], {"paper_tables": pt.summary}
         try:
-            written = result.write(args.out, latex=args.latex)
+            written = write_comparison_bundle(
+                result, args.out, inputs=_input_paths(args), options=_options(args),
+                latex=args.latex, extra_tables=extra, extra_latex=extra_tex, extra_json=extra_json)
         except OSError as exc:
             raise UnanimityError(f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
     except UnanimityError:
@@ -125,6 +173,14 @@ def run(args: argparse.Namespace) -> int:
     robust = int((result.pairs["uir"] >= args.threshold).sum())
     print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR >= {args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
+    if extra_json:  # issue 13: the papers' tables in one line
+        pts = extra_json["paper_tables"]
+        w = pts["weps_table2"]
+        print(f"papers' tables ({args.profile} profile): improved systems by {pts['improved_rule']}: "
+              f"{pts['n_improved']}; weakest-metric r all pairs "
+              f"{_r(pts['weakest_metric_all_pairs']['pearson_r'])} (n={pts['weakest_metric_all_pairs']['n']}), "
+              f"ten pairs {_r(pts['weakest_metric_top']['pearson_r'])}; WePS Table 2: "
+              f"{w['reversed']} of {w['n_pairs']} pairs reverse between the two alphas")
     for path in written:
         print(f"wrote {path}")
     return 0

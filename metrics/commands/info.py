@@ -6,12 +6,14 @@ import argparse
 import json
 
 from metrics.commands.common import add_campaign_args, campaign_from_args
+from metrics.bundle import bundle_info, is_bundle
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("info", help="topics, test beds, systems and the validation report")
+    p = sub.add_parser("info", help="topics, test beds, systems and the validation report "
+                       "(or, for a compare --out folder, the bundle's manifest)")
     add_campaign_args(p)
     p.add_argument("--json", action="store_true",
                    help="print topics, systems, gold_items, testbeds and per_system as JSON")
@@ -19,6 +21,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # issue 13: a comparison bundle (compare --out DIR) is described, not loaded as a campaign
+    if args.path and not (args.gold or args.runs) and is_bundle(args.path):
+        return bundle_info(args.path, as_json=args.json)
     campaign = campaign_from_args(args)
     summary = campaign.summary()
     if args.json:
