@@ -55,6 +55,8 @@ __all__ = [
     "FILTERING_MEASURES",
     "FILTERING_DIRECTIONS",
     "score_filtering",
+    "non_informative_counts",
+    "non_informative_profile",
 ]
 
 
@@ -142,18 +144,19 @@ def scaled_utility(c: FilteringCounts, a: float = 2.0, b: float = 1.0, min_nu: f
     return np.where(np.isnan(nu), zero_division, out)
 
 
-def lam(c: FilteringCounts) -> np.ndarray:
-    """Logistic average misclassification, a percentage in (0, 100); lower is better.
+def lam(c: FilteringCounts, smoothing: float = 0.5) -> np.ndarray:
+    """Logistic average misclassification, a percentage in [0, 100]; lower is better.
 
-    ``100 logit^-1((logit(fpr) + logit(fnr)) / 2)`` with the rates smoothed by 0.5 as in the
-    TREC spam track: fpr = (FP + 0.5) / (FP + TN + 0.5) (irrelevant documents accepted),
-    fnr = (FN + 0.5) / (TP + FN + 0.5) (relevant documents rejected). The smoothing keeps
-    both rates above 0; a rate of exactly 1 (no relevant document accepted, or no irrelevant
-    one in the topic) gives 100.
+    ``100 logit^-1((logit(fpr) + logit(fnr)) / 2)`` with the rates smoothed as in the TREC
+    spam track (``smoothing`` = 0.5): fpr = (FP + s) / (FP + TN + s) (irrelevant documents
+    accepted), fnr = (FN + s) / (TP + FN + s) (relevant documents rejected). The smoothing
+    keeps both rates above 0; a rate of exactly 1 (no relevant document accepted, or no
+    irrelevant one in the topic) gives 100. With ``smoothing=0`` this is the raw definition,
+    50 for every non-informative output (fpr = 1 - fnr).
     """
-    fpr = (c.fp + 0.5) / (c.fp + c.tn + 0.5)
-    fnr = (c.fn + 0.5) / (c.tp + c.fn + 0.5)
-    with np.errstate(divide="ignore"):  # a rate of 1 (e.g. nothing relevant accepted): 100 %
+    fpr = _ratio(c.fp + smoothing, c.fp + c.tn + smoothing, np.nan)
+    fnr = _ratio(c.fn + smoothing, c.tp + c.fn + smoothing, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
         z = (np.log(fpr / (1.0 - fpr)) + np.log(fnr / (1.0 - fnr))) / 2.0
     return 100.0 / (1.0 + np.exp(-z))
 
@@ -200,3 +203,53 @@ def score_filtering(c: FilteringCounts, measures: Sequence[str] | None = None) -
         raise ValueError(f"unknown filtering measure(s) {', '.join(unknown)}; "
                          f"known: {', '.join(FILTERING_MEASURES)}")
     return {m: np.asarray(FILTERING_MEASURES[m](c), dtype=np.float64) for m in names}
+
+
+def non_informative_counts(n_docs: int, n_relevant: int, sizes: Sequence[float]) -> FilteringCounts:
+    """Expected counts of non-informative outputs: k documents accepted at random.
+
+    A non-informative output ignores the documents' content (the paper's §2.2): accepting k
+    of N documents at random gives, in expectation, TP = k R / N, FP = k (N - R) / N,
+    FN = R - TP, TN = N - R - FP. One entry per size k; the counts may be fractional.
+    """
+    k = np.asarray(sizes, dtype=np.float64)
+    if n_docs <= 0 or not 0 <= n_relevant <= n_docs or np.any((k < 0) | (k > n_docs)):
+        raise ValueError("need 0 <= n_relevant <= n_docs, n_docs > 0 and 0 <= size <= n_docs")
+    tp = k * n_relevant / n_docs
+    fp = k - tp
+    return FilteringCounts.of(tp, fp, n_relevant - tp, n_docs - n_relevant - fp)
+
+
+def non_informative_profile(n_docs: int = 100, n_relevant: int = 20,
+                            sizes: Sequence[float] | None = None,
+                            measures: Sequence[str] | None = None,
+                            tol: float = 1e-9) -> tuple[dict[str, np.ndarray], dict[str, str]]:
+    """How each measure scores non-informative outputs as the accepted set grows.
+
+    The paper (§2.2) sorts filtering measures by this behaviour: a constant score (lam%,
+    correlation-based measures), a score growing with the accepted set (F of the positive
+    class), or one that depends on the class distribution and the measure's parameters
+    (accuracy, utility). Sizes 0 and N (accept nothing, accept all) are included.
+
+    Returns
+    -------
+    scores : dict measure -> ndarray, the score at each size
+    behaviour : dict measure -> "constant", "increasing", "decreasing" or "other", read on
+        the sizes strictly between 0 and N (the two trivial outputs are often special cases).
+    """
+    k = np.linspace(0, n_docs, 11) if sizes is None else np.asarray(sizes, dtype=np.float64)
+    scores = score_filtering(non_informative_counts(n_docs, n_relevant, k), measures)
+    inner = (k > 0) & (k < n_docs)
+    behaviour = {}
+    for name, v in scores.items():
+        d = np.diff(v[inner])
+        scale = max(1.0, float(np.max(np.abs(v[inner])))) if inner.any() else 1.0
+        if np.all(np.abs(d) <= tol * scale):
+            behaviour[name] = "constant"
+        elif np.all(d > tol * scale):
+            behaviour[name] = "increasing"
+        elif np.all(d < -tol * scale):
+            behaviour[name] = "decreasing"
+        else:
+            behaviour[name] = "other"
+    return scores, behaviour
