@@ -16,7 +16,7 @@ from metrics.errors import UnanimityError
 __all__ = ["main", "COMMANDS"]
 
 #: Sub-commands, in the order ``unanimity --help`` lists them.
-COMMANDS: tuple[str, ...] = ("info", "evaluate", "compare", "dashboard")
+COMMANDS: tuple[str, ...] = ("info", "evaluate", "compare", "meta-evaluate", "dashboard")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
-        module = importlib.import_module(f"metrics.commands.{name}")
+        module = importlib.import_module(f"metrics.commands.{name.replace('-', '_')}")
         module.add_parser(sub)
     return parser
 
