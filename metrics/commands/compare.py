@@ -18,10 +18,9 @@ import argparse
 
 import pandas as pd
 
-from metrics.commands.common import add_campaign_args, campaign_from_args
+from metrics.commands.common import add_campaign_args, campaign_from_args, metric_names
 from metrics.errors import UnanimityError
 from metrics.evaluate import evaluate
-from metrics.registry import parse_metric, split_metric_list
 from metrics.scores import validate_score_table
 
 __all__ = ["add_parser", "run", "load_scores"]
@@ -68,18 +67,10 @@ def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFr
 
 
 def _metric_names(text: str) -> list[str]:
-    """The metrics of ``--metrics``: registered names in canonical spelling (``v_measure(beta=2.0)``
-    -> ``v_measure(beta=2)``, as :func:`evaluate` writes them), other names (score tables) as given."""
-    names = []
-    for spec in split_metric_list(str(text)):
-        try:
-            names.append(str(parse_metric(spec)))
-        except UnanimityError:
-            names.append(spec)
+    """The metrics of ``--metrics`` (:func:`metrics.commands.common.metric_names`), at least two."""
+    names = metric_names(text)
     if len(names) < 2:
         raise UnanimityError(f"--metrics needs at least two comma-separated metrics, got {text!r}")
-    if len(set(names)) != len(names):
-        raise UnanimityError(f"--metrics repeats a metric: {text!r}")
     return names
 
 

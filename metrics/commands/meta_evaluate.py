@@ -22,8 +22,8 @@ from pathlib import Path
 import pandas as pd
 
 from metrics.commands.compare import load_scores
+from metrics.commands.common import add_campaign_args, metric_names
 from metrics.errors import UnanimityError
-from metrics.registry import parse_metric, split_metric_list
 
 __all__ = ["add_parser", "run", "OUTPUT_FILES"]
 
@@ -32,8 +32,6 @@ OUTPUT_FILES: tuple[str, ...] = ("meta_evaluation.csv", "meta_evaluation_topics.
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from metrics.commands.common import add_campaign_args  # noqa: PLC0415
-
     p = sub.add_parser(
         "meta-evaluate",
         help="Robustness and Strictness of measures against reference measures",
@@ -55,27 +53,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _names(text: str, option: str) -> list[str]:
-    """Registered measures in canonical spelling, other names (score tables) as given."""
-    names = []
-    for spec in split_metric_list(str(text)):
-        try:
-            names.append(str(parse_metric(spec)))
-        except UnanimityError:
-            names.append(spec)
-    if len(set(names)) != len(names):
-        raise UnanimityError(f"{option} repeats a measure: {text!r}")
-    return names
-
-
 def run(args: argparse.Namespace) -> int:
     from metrics.meta_evaluation import meta_evaluate  # noqa: PLC0415
 
-    metrics = _names(args.metrics, "--metrics")
-    reference = _names(args.reference, "--reference")
+    metrics = metric_names(args.metrics, "--metrics")
+    reference = metric_names(args.reference, "--reference")
     if not metrics or not reference:
         raise UnanimityError("--metrics and --reference each need at least one measure")
-    lower = {m: -1 for m in _names(args.lower_is_better, "--lower-is-better")}
+    lower = {m: -1 for m in metric_names(args.lower_is_better, "--lower-is-better")}
     everything = list(dict.fromkeys(metrics + reference))
     systems = [s.strip() for s in args.systems.split(",") if s.strip()] if args.systems else None
     try:
