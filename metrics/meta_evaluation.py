@@ -175,7 +175,13 @@ def _standardised_ranks(block: np.ndarray) -> np.ndarray:
         return np.where(norm > 0, r / norm, np.nan)
 
 
-def robustness(values: np.ndarray) -> Robustness:
+#: Above this many distinct sets of scored systems, :func:`robustness` switches from grouping
+#: topics by set to the masked route (when its comparison tensor fits ``_MASKED_MAX_CELLS``).
+_MAX_PATTERNS = 24
+_MASKED_MAX_CELLS = 60_000_000
+
+
+def robustness(values: np.ndarray, method: str = "auto") -> Robustness:
     """Robustness: mean Spearman correlation of the system scores over pairs of topics.
 
     Parameters
@@ -183,6 +189,13 @@ def robustness(values: np.ndarray) -> Robustness:
     values : ndarray, shape (S, T)
         Scores of S systems on T topics; NaN = not scored. The direction of the measure does
         not matter (a correlation is unchanged when both rankings are reversed).
+    method : {"auto", "patterns", "masked"}
+        ``patterns`` groups topics by the set of systems they score: within a group (or a
+        pair of groups) all correlations are one product of standardised rank matrices; few
+        groups (no missing score: one) make it the fast route. ``masked`` ranks every topic
+        within every pair's common systems from a systems x systems x topics comparison
+        tensor, in batched matrix products: the route for scattered missing scores. ``auto``
+        picks by the number of groups.
 
     Returns
     -------
@@ -191,50 +204,94 @@ def robustness(values: np.ndarray) -> Robustness:
     Notes
     -----
     Spearman(t_i, t_j) is the Pearson correlation of the average ranks of the systems scored
-    on both topics, as ``scipy.stats.spearmanr``. Topics are grouped by the set of systems
-    they score; within a group (or a pair of groups) all correlations are one product of
-    standardised rank matrices.
+    on both topics, as ``scipy.stats.spearmanr``.
     """
     v = np.asarray(values, dtype=np.float64)
-    n_t = v.shape[1]
     valid = ~np.isnan(v)
     patterns, group = np.unique(valid.T, axis=0, return_inverse=True)
-    group = group.reshape(-1)
+    if method == "auto":
+        small = v.shape[0] ** 2 * v.shape[1] <= _MASKED_MAX_CELLS
+        method = "masked" if len(patterns) > _MAX_PATTERNS and small else "patterns"
+    if method == "masked":
+        corr = _masked_correlations(v)
+    elif method == "patterns":
+        corr = _pattern_correlations(v, patterns, group.reshape(-1))
+    else:
+        raise ValueError(f"unknown method {method!r}; use auto, patterns or masked")
+    n_t = v.shape[1]
+    np.fill_diagonal(corr, np.nan)
+    ok = ~np.isnan(corr)
+    per_cnt = ok.sum(axis=1)
+    per_sum = np.where(ok, corr, 0.0).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_topic = np.where(per_cnt > 0, per_sum / np.maximum(per_cnt, 1), np.nan)
+    iu = np.triu_indices(n_t, 1)
+    upper = corr[iu]
+    defined = upper[~np.isnan(upper)]
+    value = float(defined.mean()) if defined.size else float("nan")
+    return Robustness(value, per_topic, int(defined.size), len(upper) - int(defined.size))
+
+
+def _pattern_correlations(v: np.ndarray, patterns: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """(T, T) Spearman correlations, topics grouped by their set of scored systems."""
+    n_t = v.shape[1]
+    corr = np.full((n_t, n_t), np.nan)
     members = [np.flatnonzero(group == g) for g in range(len(patterns))]
-    total, count = 0.0, 0
-    topic_sum = np.zeros(n_t)
-    topic_cnt = np.zeros(n_t)
     for a in range(len(patterns)):
         for b in range(a, len(patterns)):
             common = patterns[a] & patterns[b]
-            ta, tb = members[a], members[b]
             if common.sum() < 2:
                 continue
+            ta, tb = members[a], members[b]
             za = _standardised_ranks(v[np.ix_(common, ta)])
             zb = za if a == b else _standardised_ranks(v[np.ix_(common, tb)])
-            corr = np.clip(za.T @ zb, -1.0, 1.0)
-            if a == b:
-                corr = np.where(np.eye(len(ta), dtype=bool), np.nan, corr)
-            ok = ~np.isnan(corr)
-            c0 = np.where(ok, corr, 0.0)
-            topic_sum[ta] += c0.sum(axis=1)
-            topic_cnt[ta] += ok.sum(axis=1)
-            if a != b:
-                topic_sum[tb] += c0.sum(axis=0)
-                topic_cnt[tb] += ok.sum(axis=0)
-                total += c0.sum()
-                count += int(ok.sum())
-            else:  # each unordered pair appears twice in the symmetric matrix
-                total += c0.sum() / 2.0
-                count += int(ok.sum()) // 2
-    n_pairs = n_t * (n_t - 1) // 2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        per_topic = np.where(topic_cnt > 0, topic_sum / np.maximum(topic_cnt, 1), np.nan)
-    value = total / count if count else float("nan")
-    return Robustness(float(value), per_topic, count, n_pairs - count)
+            block = np.clip(za.T @ zb, -1.0, 1.0)
+            corr[np.ix_(ta, tb)] = block
+            corr[np.ix_(tb, ta)] = block.T
+    return corr
 
 
-def strictness(values: np.ndarray, references: np.ndarray) -> Strictness:
+def _masked_correlations(v: np.ndarray) -> np.ndarray:
+    """(T, T) Spearman correlations over each pair's common systems, batched over topics.
+
+    ``below[p, s, t] = [v_pt < v_st] + 1/2 [v_pt = v_st, p != s]`` (both scored): the average
+    rank of s on topic t among a set C of systems is ``1 + sum_{p in C} below[p, s, t]``.
+    """
+    n_s, n_t = v.shape
+    m = (~np.isnan(v)).astype(np.float64)
+    x = np.where(m > 0, v, 0.0)
+    below = (x[:, None, :] < x[None, :, :]) + 0.5 * (x[:, None, :] == x[None, :, :])
+    below -= 0.5 * np.eye(n_s)[:, :, None]
+    below *= m[:, None, :] * m[None, :, :]
+    # by_topic[t, s, p] = below[p, s, t]; rank of s on topic i among the systems p scored on
+    # topic t too: 1 + by_topic[i] @ m[:, t]; on topic j among those scored on i: the same
+    # with the roles swapped. Both are single matrix products for a block of topics i.
+    by_topic = np.ascontiguousarray(below.transpose(2, 1, 0))  # (T, S, S)
+    flat = by_topic.reshape(n_t * n_s, n_s)
+    corr = np.full((n_t, n_t), np.nan)
+    step = max(1, int(4_000_000 // max(1, n_s * n_t)))
+    for i0 in range(0, n_t, step):
+        idx = np.arange(i0, min(n_t, i0 + step))
+        common = m.T[idx][:, :, None] * m[None, :, :]           # (B, S, T)
+        # ranks of topic i's scores, and of topic j's, among the systems scored on both
+        r_i = 1.0 + (by_topic[idx].reshape(-1, n_s) @ m).reshape(len(idx), n_s, n_t)
+        r_j = 1.0 + (flat @ m.T[idx].T).reshape(n_t, n_s, len(idx)).transpose(2, 1, 0)
+        n = common.sum(axis=1)                                   # (B, T)
+        # average ranks of n systems sum to n (n + 1) / 2: the mean is known
+        mean = (n + 1.0) / 2.0
+        c_ri = common * r_i
+        sxy = np.einsum("bst,bst->bt", c_ri, r_j) - n * mean * mean
+        sxx = np.einsum("bst,bst->bt", c_ri, r_i) - n * mean * mean
+        syy = np.einsum("bst,bst,bst->bt", common, r_j, r_j) - n * mean * mean
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ok = (n >= 2) & (sxx > 1e-9) & (syy > 1e-9)
+            block = np.where(ok, sxy / np.sqrt(np.where(ok, sxx * syy, 1.0)), np.nan)
+        corr[idx] = np.clip(block, -1.0, 1.0)
+    return corr
+
+
+def strictness(values: np.ndarray, references: np.ndarray,
+               ranks: tuple[np.ndarray, np.ndarray] | None = None) -> Strictness:
     """Strictness of a measure against reference measures.
 
     Parameters
@@ -243,6 +300,10 @@ def strictness(values: np.ndarray, references: np.ndarray) -> Strictness:
         Higher-is-better scores of the measure (NaN = not scored).
     references : ndarray, shape (S, T, K)
         Higher-is-better scores of the K reference measures other than this one.
+    ranks : (ndarray (S, T), ndarray (S, T, K)), optional
+        :func:`scaled_ranks` of ``values`` and of each reference over all the systems each
+        scores, when already computed; they serve wherever both measures score the same
+        systems of a topic (no re-ranking needed).
 
     Returns
     -------
@@ -255,10 +316,21 @@ def strictness(values: np.ndarray, references: np.ndarray) -> Strictness:
     n_s, n_t = v.shape
     k = refs.shape[2] if refs.ndim == 3 else 0
     diff = np.full((n_s, n_t, max(k, 1)), np.nan)
+    valid = ~np.isnan(v)
+    rank_v = scaled_ranks(v) if ranks is None else ranks[0]
     for j in range(k):  # one pass per reference measure: a handful
-        both = ~np.isnan(v) & ~np.isnan(refs[:, :, j])
-        diff[:, :, j] = (scaled_ranks(np.where(both, v, np.nan))
-                         - scaled_ranks(np.where(both, refs[:, :, j], np.nan)))
+        ref = refs[:, :, j]
+        both = valid & ~np.isnan(ref)
+        same = np.all(both == valid, axis=0) & np.all(both == ~np.isnan(ref), axis=0)
+        rank_r = scaled_ranks(ref) if ranks is None else ranks[1][:, :, j]
+        if not same.all():  # topics where the two score different systems: rank over both
+            cols = ~same
+            rank_v_j, rank_r = rank_v.copy(), rank_r.copy()
+            rank_v_j[:, cols] = scaled_ranks(np.where(both, v, np.nan)[:, cols])
+            rank_r[:, cols] = scaled_ranks(np.where(both, ref, np.nan)[:, cols])
+        else:
+            rank_v_j = rank_v
+        diff[:, :, j] = rank_v_j - rank_r
     if k == 0 or np.all(np.isnan(diff)):
         return Strictness(float("nan"), np.full(n_t, np.nan), None)
     flat = np.where(np.isnan(diff), -np.inf, diff)
@@ -305,6 +377,7 @@ def meta_evaluate(
     signs = np.asarray(metric_directions(names, directions), dtype=np.float64)
     oriented = cube.values * signs.reshape(1, 1, -1)
     ref_idx = [names.index(r) for r in dict.fromkeys(reference)]
+    all_ranks = np.stack([scaled_ranks(oriented[:, :, k]) for k in range(len(names))], axis=2)
     results, topic_frames, rank_frames = [], [], []
     topics = np.asarray(cube.topics, dtype=object)
     sys_names = np.asarray(cube.systems, dtype=object)
@@ -312,7 +385,8 @@ def meta_evaluate(
         vals = oriented[:, :, mi]
         rob = robustness(vals)
         others = [j for j in ref_idx if j != mi]
-        strict = strictness(vals, oriented[:, :, others])
+        strict = strictness(vals, oriented[:, :, others],
+                            ranks=(all_ranks[:, :, mi], all_ranks[:, :, others]))
         worst = (None, None, None)
         if strict.worst is not None:
             s, t, j = strict.worst
@@ -323,7 +397,7 @@ def meta_evaluate(
             "metric": name, "topic": topics,
             "systems": np.sum(~np.isnan(vals), axis=0).astype(np.int64),
             "robustness": rob.per_topic, "strictness": strict.per_topic}))
-        ranks = scaled_ranks(vals)
+        ranks = all_ranks[:, :, mi]
         rank_frames.append(pd.DataFrame({
             "system": np.repeat(sys_names, len(topics)), "topic": np.tile(topics, len(sys_names)),
             "metric": name, "scaled_rank": ranks.reshape(-1)}))

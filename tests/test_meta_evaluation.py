@@ -95,6 +95,18 @@ def test_missing_scores_rank_over_the_systems_scored():
     assert res["m"].robustness == pytest.approx((0.5 - 1.0 - 0.6) / 3)
 
 
+def test_routes_agree_on_scattered_missing_scores():
+    rng = np.random.default_rng(3)
+    v = np.round(rng.normal(size=(12, 1)) + rng.normal(size=(12, 60)), 1)
+    v[rng.random(v.shape) < 0.15] = np.nan  # many distinct sets of scored systems: masked route
+    a, b = robustness(v, "patterns"), robustness(v, "masked")
+    assert a.value == pytest.approx(b.value, abs=1e-12) and a.pairs == b.pairs
+    assert np.allclose(a.per_topic, b.per_topic, equal_nan=True)
+    assert robustness(v).value == pytest.approx(a.value, abs=1e-12)
+    with pytest.raises(ValueError, match="unknown method"):
+        robustness(v, "nope")
+
+
 def test_unknown_metric_is_an_error():
     with pytest.raises(ValueError, match="nope"):
         meta_evaluate(_table(HAND), ["nope"], ["r1"])
@@ -151,21 +163,24 @@ def cubes(draw):
 @given(cubes())
 def test_fast_equals_brute_force(cube):
     v, refs = cube[:, :, 0], cube[:, :, 1:]
-    rob = robustness(v)
     want, pairs = _brute_robustness(v)
-    assert rob.pairs == pairs
-    assert rob.pairs + rob.undefined_pairs == v.shape[1] * (v.shape[1] - 1) // 2
-    if math.isnan(want):
-        assert math.isnan(rob.value)
-    else:
-        assert rob.value == pytest.approx(want, abs=1e-12)
-    got = strictness(v, refs).value
+    for method in ("patterns", "masked"):  # topics grouped by scored systems; masked ranks
+        rob = robustness(v, method)
+        assert rob.pairs == pairs, method
+        assert rob.pairs + rob.undefined_pairs == v.shape[1] * (v.shape[1] - 1) // 2
+        if math.isnan(want):
+            assert math.isnan(rob.value)
+        else:
+            assert rob.value == pytest.approx(want, abs=1e-12), method
     want = _brute_strictness(v, [refs[:, :, j] for j in range(refs.shape[2])])
-    if math.isnan(want):
-        assert math.isnan(got)
-    else:
-        assert got == pytest.approx(want, abs=1e-12)
-        assert -1.0 <= got <= 0.0
+    ranked = np.stack([scaled_ranks(refs[:, :, j]) for j in range(refs.shape[2])], axis=2)
+    for got in (strictness(v, refs).value,  # and with the ranks over each measure's systems given
+                strictness(v, refs, ranks=(scaled_ranks(v), ranked)).value):
+        if math.isnan(want):
+            assert math.isnan(got)
+        else:
+            assert got == pytest.approx(want, abs=1e-12)
+            assert -1.0 <= got <= 0.0
 
 
 @settings(max_examples=60, deadline=None)
