@@ -1,4 +1,6 @@
-"""Meta-evaluation of measures: Robustness and Strictness (Amigó, Gonzalo, Verdejo, SIGIR 2013, §4.1).
+"""Meta-evaluation of measures: Robustness and Strictness (Amigó, Gonzalo, Verdejo, SIGIR 2013).
+
+The paper's §4.1 defines both criteria.
 
 Both criteria read a per-topic score table ``system, topic, metric, value`` (what
 :func:`metrics.evaluate.evaluate` returns, or a score-table campaign) and say how a measure
@@ -20,8 +22,8 @@ Strictness(m) against reference measures M'
     reference does.
 
 Everything is vectorised: ranks of all topics at once (``scipy.stats.rankdata`` along the
-system axis), all Spearman correlations of a metric as one matrix product of standardised
-ranks; only topics whose set of scored systems differs are grouped separately.
+system axis), all Spearman correlations of a measure as matrix products of ranks
+(:mod:`metrics.topic_correlation`), Strictness as one array pass per (measure, reference).
 """
 
 from __future__ import annotations

@@ -14,10 +14,11 @@ from scipy.stats import rankdata
 
 __all__ = ["topic_correlations"]
 
-#: Above this many distinct sets of scored systems, :func:`topic_correlations` switches from grouping
-#: topics by set to the masked route (when its comparison tensor fits ``_MASKED_MAX_CELLS``).
+#: Above this many distinct sets of scored systems, :func:`topic_correlations` switches from
+#: grouping topics by set to the masked route, when its S x S x T comparison tensor holds at
+#: most ``_MASKED_MAX_CELLS`` cells.
 _MAX_PATTERNS = 24
-_MASKED_MAX_CELLS = 60_000_000
+_MASKED_MAX_CELLS = 10_000_000  # two float64 copies: 160 MB
 
 
 def topic_correlations(values: np.ndarray, method: str = "auto") -> np.ndarray:

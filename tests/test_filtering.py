@@ -102,3 +102,31 @@ def test_r_and_s_equal_the_pairwise_definition(docs):
     want_r, want_s = _pairwise_r_s(rel, acc)
     assert float(flt.reliability(c)[0]) == pytest.approx(want_r, abs=1e-12)
     assert float(flt.sensitivity(c)[0]) == pytest.approx(want_s, abs=1e-12)
+
+
+counts = st.integers(1, 30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts, counts, counts, counts)
+def test_priority_holds_on_any_counts(tp, fp, fn, tn):
+    # the paper's filtering priority constraint, both halves, on every topic with all four
+    # cells filled: accept one more relevant document / reject one more irrelevant document
+    base = flt.FilteringCounts.of(tp, fp, fn, tn)
+    moves = (flt.FilteringCounts.of(tp + 1, fp, fn - 1, tn),
+             flt.FilteringCounts.of(tp, fp - 1, fn, tn + 1))
+    for name in ("accuracy", "f_measure", "utility", "lam", "rs_f"):
+        fn_ = flt.FILTERING_MEASURES[name]
+        sign = flt.FILTERING_DIRECTIONS[name]
+        for moved in moves:
+            assert sign * (float(fn_(moved)[()]) - float(fn_(base)[()])) > 0, name
+    for moved in moves:  # T11SU never decreases, but ties below its floor (see next test)
+        assert float(flt.scaled_utility(moved)[()]) >= float(flt.scaled_utility(base)[()])
+
+
+def test_scaled_utility_ties_below_its_floor():
+    # U / U_max = (2 - 20) / 4 and (2 - 19) / 4 are both below -0.5: both clip to 0
+    worse = flt.FilteringCounts.of(1, 20, 1, 5)
+    better = flt.FilteringCounts.of(1, 19, 1, 6)
+    assert float(flt.scaled_utility(worse)[()]) == float(flt.scaled_utility(better)[()]) == 0.0
+    assert float(flt.utility(better)[()]) > float(flt.utility(worse)[()])
