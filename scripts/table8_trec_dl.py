@@ -70,8 +70,9 @@ def _qrels_path(campaign: Path) -> Path:
     raise SystemExit(f"table8: no qrels.txt[.gz] under {campaign}")
 
 
-def ir_scores(campaign: Path) -> tuple[pd.DataFrame, pd.Series]:
-    """Per-topic IR measures of every run (score table) and each run's median ranking depth."""
+def ir_scores(campaign: Path, systems: list[str] | None = None) -> tuple[pd.DataFrame, pd.Series]:
+    """Per-topic IR measures of every run (or of ``systems``) as a score table, and each run's
+    median ranking depth."""
     import ir_measures  # noqa: PLC0415
 
     qrels = list(ir_measures.read_trec_qrels(str(_qrels_path(campaign))))
@@ -81,6 +82,8 @@ def ir_scores(campaign: Path) -> tuple[pd.DataFrame, pd.Series]:
     evaluator = ir_measures.evaluator(list(parsed.values()), qrels)
     frames, depth = [], {}
     for system, path in _runs(campaign).items():
+        if systems is not None and system not in systems:
+            continue
         run = pd.DataFrame(ir_measures.read_trec_run(str(path)))
         counts = run.groupby("query_id").size().reindex(judged, fill_value=0)
         depth[system] = float(counts.median())

@@ -85,3 +85,38 @@ def test_rs_needs_the_organisation_measures(table8, campaign):
             table8.main(["--campaign", str(campaign), "--min-depth", "0"])
     else:  # pragma: no cover - once the organisation measures exist
         pytest.skip("reliability(n=..) is registered: the full table runs instead")
+
+
+SHARED_DL = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"
+
+
+def test_trec_dl_scores_equal_trec_eval(table8):
+    """One real run: the table's MAP, P@10, MRR (grade >= 2) and nDCG@10 are trec_eval's,
+    computed here with pytrec_eval directly (relevance_level=2)."""
+    if not SHARED_DL.exists():
+        pytest.skip(f"TREC DL 2019 not found at {SHARED_DL}")
+    import gzip
+
+    import pytrec_eval
+
+    table, depth = table8.ir_scores(SHARED_DL, systems=["bm25base_p"])
+    assert depth.to_dict() == {"bm25base_p": 1000.0}
+    qrels, run = {}, {}
+    with gzip.open(SHARED_DL / "qrels.txt.gz", "rt") as f:
+        for line in f:
+            q, _, d, g = line.split()
+            qrels.setdefault(q, {})[d] = int(g)
+    with gzip.open(SHARED_DL / "runs" / "bm25base_p.run.gz", "rt") as f:
+        for line in f:
+            q, _, d, _, score, _ = line.split()
+            run.setdefault(q, {})[d] = float(score)
+    binary = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_10", "recip_rank"},
+                                            relevance_level=2).evaluate(run)
+    graded = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"}).evaluate(run)
+    got = table.set_index(["topic", "metric"])["value"]
+    assert got.index.get_level_values(0).nunique() == 43
+    for q in binary:
+        assert got[(q, "MAP")] == pytest.approx(binary[q]["map"], abs=1e-12)
+        assert got[(q, "P@10")] == pytest.approx(binary[q]["P_10"], abs=1e-12)
+        assert got[(q, "MRR")] == pytest.approx(binary[q]["recip_rank"], abs=1e-12)
+        assert got[(q, "nDCG@10")] == pytest.approx(graded[q]["ndcg_cut_10"], abs=1e-12)
