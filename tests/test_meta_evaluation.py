@@ -195,3 +195,26 @@ def test_scaled_ranks_match_the_definition(cube):
                 assert got[o, t] == pytest.approx(_brute_rank(v[:, t], o, among))
             else:
                 assert np.isnan(got[o, t])
+
+
+@settings(max_examples=60, deadline=None)
+@given(cubes())
+def test_direction_and_identity(cube):
+    v, refs = cube[:, :, 0], cube[:, :, 1:]
+    rows = []
+    for s in range(v.shape[0]):
+        for t in range(v.shape[1]):
+            rows.append((f"s{s}", f"t{t}", "m", v[s, t]))
+            rows.append((f"s{s}", f"t{t}", "neg", -v[s, t]))  # m, lower-is-better
+            rows.append((f"s{s}", f"t{t}", "copy", v[s, t]))
+            rows.append((f"s{s}", f"t{t}", "ref", refs[s, t, 0]))
+    table = pd.DataFrame(rows, columns=["system", "topic", "metric", "value"])
+    res = meta_evaluate(table, ["m", "neg"], ["ref"], directions={"neg": -1})
+    a, b = res["m"], res["neg"]
+    assert (math.isnan(a.strictness) and math.isnan(b.strictness)) or \
+        a.strictness == pytest.approx(b.strictness)
+    assert (math.isnan(a.robustness) and math.isnan(b.robustness)) or \
+        a.robustness == pytest.approx(b.robustness)
+    # against an identical reference a measure is perfectly strict wherever it ranks anything
+    same = meta_evaluate(table, ["m"], ["copy"])["m"].strictness
+    assert math.isnan(same) or same == 0.0
