@@ -16,8 +16,8 @@ from metrics.errors import UnanimityError
 __all__ = ["main", "COMMANDS"]
 
 #: Sub-commands, in the order ``unanimity --help`` lists them.
-COMMANDS: tuple[str, ...] = ("info", "evaluate", "compare", "dashboard",
-                             "check-reported")  # issue 13
+COMMANDS: tuple[str, ...] = ("info", "evaluate", "compare", "meta-evaluate", "check-reported",
+                             "dashboard")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -7,8 +7,9 @@ import argparse
 from metrics.campaign import MISSING_POLICIES, Campaign
 from metrics.errors import UnanimityError
 from metrics.io import FORMATS, load, load_files
+from metrics.registry import parse_metric, split_metric_list
 
-__all__ = ["add_campaign_args", "campaign_from_args"]
+__all__ = ["add_campaign_args", "campaign_from_args", "metric_names"]
 
 
 def add_campaign_args(parser: argparse.ArgumentParser, path_required: bool = False) -> None:
@@ -37,3 +38,18 @@ def campaign_from_args(args: argparse.Namespace) -> Campaign:
     if not args.path:
         raise UnanimityError("give a campaign PATH or --gold FILE --run FILE")
     return load(args.path, format=args.format, testbeds=args.testbeds)
+
+
+def metric_names(text: str, option: str = "--metrics") -> list[str]:
+    """The measures of a comma-separated option: registered names in canonical spelling
+    (``v_measure(beta=2.0)`` -> ``v_measure(beta=2)``, as ``evaluate`` writes them), other names
+    (those of a score table) as given; a repeated measure is an error."""
+    names = []
+    for spec in split_metric_list(str(text)):
+        try:
+            names.append(str(parse_metric(spec)))
+        except UnanimityError:
+            names.append(spec)
+    if len(set(names)) != len(names):
+        raise UnanimityError(f"{option} repeats a metric: {text!r}")
+    return names

@@ -21,17 +21,16 @@ from pathlib import Path
 
 import pandas as pd
 
+from metrics.bundle import write_comparison_bundle
+from metrics.commands.common import add_campaign_args, campaign_from_args, metric_names
 from metrics.curves import AVERAGES
-from metrics.commands.common import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
 from metrics.evaluate import evaluate
-from metrics.registry import parse_metric, split_metric_list
+from metrics.paper_tables import paper_tables
+from metrics.profiles import PROFILES, get_profile
 from metrics.scores import validate_score_table
 from metrics.significance import CORRECTIONS, TESTS
 from metrics.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
-from metrics.bundle import write_comparison_bundle
-from metrics.paper_tables import paper_tables
-from metrics.profiles import PROFILES, get_profile
 
 __all__ = ["add_parser", "run", "load_scores"]
 
@@ -63,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--latex", action="store_true", help="also write report.tex (booktabs)")
-    # issue 13: profiles and the papers' tables
+    # profiles and the papers' tables
     p.add_argument("--profile", choices=sorted(PROFILES), default="default",
                    help="conventions: default, or jair2011 = the papers' (Wilcoxon without "
                    "correction, improved systems UIR > 0.25, ten-pairs weakest-metric analysis, "
@@ -96,22 +95,14 @@ def _scores_of(campaign, args: argparse.Namespace, metrics: list[str]) -> tuple[
 
 
 def _metric_names(text: str) -> list[str]:
-    """The metrics of ``--metrics``: registered names in canonical spelling (``v_measure(beta=2.0)``
-    -> ``v_measure(beta=2)``, as :func:`evaluate` writes them), other names (score tables) as given."""
-    names = []
-    for spec in split_metric_list(str(text)):
-        try:
-            names.append(str(parse_metric(spec)))
-        except UnanimityError:
-            names.append(spec)
+    """The metrics of ``--metrics`` (:func:`metrics.commands.common.metric_names`), at least two."""
+    names = metric_names(text)
     if len(names) < 2:
         raise UnanimityError(f"--metrics needs at least two comma-separated metrics, got {text!r}")
-    if len(set(names)) != len(names):
-        raise UnanimityError(f"--metrics repeats a metric: {text!r}")
     return names
 
 
-# issue 13: bundle inputs and options ----------------------------------------------------------
+# Bundle inputs and options ---------------------------------------------------------------------
 def _input_paths(args: argparse.Namespace) -> list[str]:
     """The files / folder the comparison read, fingerprinted in the bundle's manifest."""
     return [args.gold, *args.runs] if args.gold else [args.path]
@@ -173,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     robust = int((result.pairs["uir"] >= args.threshold).sum())
     print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR >= {args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
-    if extra_json:  # issue 13: the papers' tables in one line
+    if extra_json:  # the papers' tables in one line
         pts = extra_json["paper_tables"]
         w = pts["weps_table2"]
         print(f"papers' tables ({args.profile} profile): improved systems by {pts['improved_rule']}: "

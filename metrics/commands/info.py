@@ -21,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # issue 13: a comparison bundle (compare --out DIR) is described, not loaded as a campaign
+    # a comparison bundle (compare --out DIR) is described, not loaded as a campaign
     if args.path and not (args.gold or args.runs) and is_bundle(args.path):
         return bundle_info(args.path, as_json=args.json)
     campaign = campaign_from_args(args)

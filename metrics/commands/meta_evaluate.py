@@ -1,0 +1,92 @@
+"""``unanimity meta-evaluate PATH --metrics M1,M2 --reference R1,R2 --out DIR``: Robustness and
+Strictness of measures on a campaign (Amigó, Gonzalo, Verdejo, SIGIR 2013, §4.1; see
+``docs/meta-evaluation.md``).
+
+PATH is anything ``evaluate`` reads, or a score table. A campaign with clusterings is first
+scored with :func:`metrics.evaluate.evaluate` on every measure named; a score table must hold
+them. Writes into ``--out``:
+
+- ``meta_evaluation.csv``: ``metric,robustness,strictness``, one row per measure of
+  ``--metrics`` then of ``--reference`` (a reference is judged against the other references);
+- ``meta_evaluation_topics.csv``: ``metric,topic,systems,robustness,strictness`` per topic
+  (the topic's mean Spearman correlation with the others; -max rank difference on it);
+- ``meta_evaluation_ranks.csv``: ``system,topic,metric,scaled_rank`` (1 = best on the topic),
+  for rank-versus-rank figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from metrics.commands.compare import load_scores
+from metrics.commands.common import add_campaign_args, metric_names
+from metrics.errors import UnanimityError
+
+__all__ = ["add_parser", "run", "OUTPUT_FILES"]
+
+OUTPUT_FILES: tuple[str, ...] = ("meta_evaluation.csv", "meta_evaluation_topics.csv",
+                                 "meta_evaluation_ranks.csv")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "meta-evaluate",
+        help="Robustness and Strictness of measures against reference measures",
+        description="Meta-evaluate measures on a campaign: Robustness (mean Spearman "
+        "correlation of the system scores across pairs of topics) and Strictness (minus the "
+        "largest amount by which a measure ranks a system above where a reference measure "
+        "ranks it), after Amigó, Gonzalo and Verdejo (SIGIR 2013), docs/meta-evaluation.md.",
+    )
+    add_campaign_args(p)
+    p.add_argument("--metrics", required=True, metavar="LIST",
+                   help="comma-separated measures to meta-evaluate")
+    p.add_argument("--reference", required=True, metavar="LIST",
+                   help="comma-separated reference measures (each also judged against the others)")
+    p.add_argument("--systems", metavar="LIST", help="only these systems (comma-separated)")
+    p.add_argument("--lower-is-better", metavar="LIST", default="",
+                   help="measures of a score table where lower is better (registered measures "
+                        "know their direction)")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from metrics.meta_evaluation import meta_evaluate  # noqa: PLC0415
+
+    metrics = metric_names(args.metrics, "--metrics")
+    reference = metric_names(args.reference, "--reference")
+    if not metrics or not reference:
+        raise UnanimityError("--metrics and --reference each need at least one measure")
+    lower = {m: -1 for m in metric_names(args.lower_is_better, "--lower-is-better")}
+    everything = list(dict.fromkeys(metrics + reference))
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()] if args.systems else None
+    try:
+        table, _ = load_scores(args, everything)
+        known = set(pd.unique(table["metric"]))
+        absent = [m for m in everything if m not in known]
+        if absent:
+            raise UnanimityError(f"measure(s) {', '.join(absent)} not in the scores; available: "
+                                 f"{', '.join(sorted(map(str, known)))}")
+        result = meta_evaluate(table, metrics, reference, directions=lower, systems=systems)
+    except UnanimityError:
+        raise
+    except ValueError as exc:
+        raise UnanimityError(str(exc)) from exc
+    out = Path(args.out)
+    frames = (result.to_dataframe(), result.per_topic, result.ranks)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, frame in zip(OUTPUT_FILES, frames):
+            frame.to_csv(out / name, index=False)
+    except OSError as exc:
+        raise UnanimityError(f"cannot write into {out}: {exc.strerror or exc}") from None
+    n_sys = int(result.ranks["system"].nunique())
+    n_top = int(result.ranks["topic"].nunique())
+    print(f"{n_sys} systems, {n_top} topics; reference: {', '.join(result.reference)}")
+    print(result.to_dataframe().to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    for name in OUTPUT_FILES:
+        print(f"wrote {out / name}")
+    return 0
