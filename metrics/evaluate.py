@@ -26,6 +26,7 @@ from metrics.cluster.overlap import extended_bcubed
 from metrics.contingency import Contingency, build_contingency
 from metrics.errors import UnanimityError
 from metrics.registry import MetricSpec, parse_metrics
+from metrics.typelevel.campaign import TYPE_KERNELS  # type-level measures (docs/type-level.md)
 
 __all__ = ["evaluate", "contingency_table", "SystemScorer", "score_clusterings",
            "SCORE_COLUMNS"]
@@ -41,8 +42,9 @@ class SystemScorer:
     """
 
     def __init__(self, gold: Membership, aligned: AlignedRun, item_topic: np.ndarray,
-                 n_topics: int) -> None:
+                 n_topics: int, item_type: np.ndarray | None = None) -> None:
         self.gold = gold
+        self.item_type = item_type  # word type per item, for the type-level kernels
         self.aligned = aligned
         self.item_topic = item_topic
         self.n_topics = n_topics
@@ -111,6 +113,7 @@ KERNELS: dict[str, Callable[..., np.ndarray]] = {
     "pair_f": lambda s: s.pairs.f,
     "accuracy_m1": lambda s: _mapping.accuracy_m1(s.table),
     "accuracy_11": lambda s: _mapping.accuracy_11(s.table),
+    **TYPE_KERNELS,
 }
 
 
@@ -159,7 +162,8 @@ def evaluate(
     blocks = np.empty((len(names), n_t, n_m))
     for si, system in enumerate(names):
         aligned = campaign.aligned(system, missing)
-        scorer = SystemScorer(campaign.gold, aligned, campaign.item_topic, n_t)
+        scorer = SystemScorer(campaign.gold, aligned, campaign.item_topic, n_t,
+                              item_type=campaign.item_type)
         for mi, spec in enumerate(specs):
             blocks[si, :, mi] = KERNELS[spec.name](scorer, **spec.params)
     per_system = n_t * n_m

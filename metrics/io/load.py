@@ -21,6 +21,7 @@ from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io.build import RawClustering, build_campaign, split_by_system
 from metrics.io.long_table import looks_like_long, read_long
 from metrics.io import scoretable, semeval
+from metrics.io import conllu  # token tagging campaigns (docs/type-level.md)
 from metrics.io.replab import looks_like_replab, read_replab
 from metrics.io.scoretable import load_score_campaign
 from metrics.io.semeval import read_semeval
@@ -30,9 +31,9 @@ from metrics.report import LoadNote
 
 __all__ = ["FORMATS", "detect_format", "load", "load_files", "read_clustering"]
 
-FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores")
+FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores", "conllu")
 CONFIG_NAME = "campaign.toml"
-_DATA_SUFFIXES = (".tsv", ".csv", ".txt", ".key", ".parquet", ".gz")
+_DATA_SUFFIXES = (".tsv", ".csv", ".txt", ".key", ".parquet", ".gz", ".conllu")
 
 
 def _head(path: Path, size: int = 65536) -> bytes:
@@ -78,6 +79,8 @@ def detect_format(path: Path) -> str:
         return "scores" if scoretable.looks_like_scores(",".join(map(str, columns))) else "long"
     if path.name.lower().endswith((".xml", ".xml.gz")):
         return "weps"
+    if path.name.lower().endswith((".conllu", ".conllu.gz")):
+        return "conllu"
     first = _first_line(path)
     if looks_like_replab(first):
         return "replab"
@@ -85,6 +88,8 @@ def detect_format(path: Path) -> str:
         return "scores"
     if looks_like_long(first):
         return "long"
+    if conllu.looks_like_conllu(first):
+        return "conllu"
     if semeval.looks_like_semeval(first):
         return "semeval"
     wide = scoretable.wide_table_problem(first)
@@ -114,6 +119,9 @@ def read_clustering(path: Path, fmt: str | None = None, encoding: str | None = N
         return read_weps(path)
     if fmt == "scores":
         raise CampaignFormatError(path, "a score table is not a clustering (give it as the campaign)")
+    if fmt == "conllu":
+        raise CampaignFormatError(path, "a token tagging (conllu) file is read together with its "
+                                  "gold, token by token: give the campaign folder or --gold/--run")
     raise UnanimityError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 
@@ -126,7 +134,7 @@ def _read_config(folder: Path) -> dict:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise CampaignFormatError(cfg_path, f"not valid TOML ({exc})") from None
     known = {"name", "format", "testbed_regex", "testbeds", "encoding", "attribution", "licence",
-             "license", "description"}
+             "license", "description", *conllu.OPTION_KEYS}
     unknown = sorted(set(cfg) - known)
     if unknown:
         raise CampaignFormatError(
@@ -207,13 +215,25 @@ def _runs_from(paths: Sequence[Path], fmt: str | None, encoding: str | None,
     return runs
 
 
-def _load_folder(folder: Path, fmt: str | None, testbeds, name: str | None) -> Campaign:
+def _load_folder(folder: Path, fmt: str | None, testbeds, name: str | None,
+                 reader_options: Mapping[str, object] | None = None) -> Campaign:
     cfg = _read_config(folder)
     fmt = fmt or cfg.get("format")
     encoding = cfg.get("encoding")
     notes: list[LoadNote] = []
     gold_path = _find_gold(folder)
     gold_fmt = fmt or detect_format(gold_path)
+    if gold_fmt == "conllu":  # token tagging: runs are aligned with the gold token by token
+        opts = {k: cfg[k] for k in conllu.OPTION_KEYS if k in cfg}
+        opts.update({k: v for k, v in dict(reader_options or {}).items() if v is not None})
+        rule = testbeds
+        if rule is None and cfg.get("testbeds"):
+            rule = _testbed_file(folder / cfg["testbeds"])
+        if rule is None and cfg.get("testbed_regex"):
+            rule = cfg["testbed_regex"]
+        return conllu.load_conllu_campaign(
+            gold_path, _find_runs(folder, notes), opts, name=name or cfg.get("name") or folder.name,
+            source=str(folder), testbed_rule=rule, notes=notes)
     if gold_fmt == "scores":
         raise CampaignFormatError(gold_path, "the gold is a score table; give the file itself")
     gold = read_clustering(gold_path, gold_fmt, encoding)
@@ -236,6 +256,7 @@ def load(
     format: str | None = None,
     testbeds: str | Mapping[str, str] | Callable[[str], str] | None = None,
     name: str | None = None,
+    reader_options: Mapping[str, object] | None = None,
 ) -> Campaign:
     """Load a campaign from a folder, a score table or a zip of either.
 
@@ -249,6 +270,9 @@ def load(
         Test-bed rule, overriding the folder's config (see :func:`testbeds_from_rule`).
     name : str, optional
         Campaign name, overriding the config.
+    reader_options : mapping, optional
+        Options of the ``conllu`` reader (``tagset``, ``lowercase``, ...; see
+        :mod:`metrics.io.conllu`), overriding the config.
 
     Raises
     ------
@@ -265,7 +289,7 @@ def load(
             raise CampaignFormatError(
                 path, "a WePS campaign folder needs gold/ and runs/<system>/ sub-folders"
             )
-        return _load_folder(path, format, testbeds, name)
+        return _load_folder(path, format, testbeds, name, reader_options)
     fmt = format or detect_format(path)
     if fmt == "scores":
         return load_score_campaign(path, name=name, testbeds=testbeds)
@@ -308,6 +332,7 @@ def load_files(
     testbeds: str | Mapping[str, str] | Callable[[str], str] | None = None,
     name: str | None = None,
     run_names: Sequence[str] | None = None,
+    reader_options: Mapping[str, object] | None = None,
 ) -> Campaign:
     """Load a campaign from loose files: one gold file and one or more run files.
 
@@ -317,6 +342,11 @@ def load_files(
     gold_path = Path(gold)
     if not runs:
         raise UnanimityError("give at least one run file")
+    if (format or detect_format(gold_path)) == "conllu":
+        return conllu.load_conllu_campaign(
+            gold_path, [Path(r) for r in runs], reader_options,
+            name=name or gold_path.parent.name or "campaign", source=str(gold_path),
+            testbed_rule=testbeds, run_names=run_names)
     g = read_clustering(gold_path, format)
     if g.system is not None:
         raise CampaignFormatError(gold_path, "the gold has a system column; remove it")

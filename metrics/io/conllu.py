@@ -1,0 +1,369 @@
+"""Token tagging campaigns: a gold CoNLL-U treebank and induced taggings aligned with it.
+
+Part-of-speech (or sense) induction is evaluated on a tagged corpus: every token has a gold tag
+and an induced cluster. This reader turns such a corpus into a :class:`~metrics.campaign.Campaign`
+whose items are the tokens, whose gold classes are the gold tags and whose clusters are the
+induced ones, and which also carries each token's **word type** (``Campaign.item_type``), so that
+the type-level measures of :mod:`metrics.typelevel` (Reichart, Abend and Rappoport, CoNLL 2010)
+and the token-level ones work on the same campaign (``docs/type-level.md``).
+
+Files
+-----
+* the **gold**: CoNLL-U (``ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC``, sentences
+  separated by blank lines, comments start with ``#``); the tag column is ``UPOS`` or ``XPOS``
+  (option ``tagset``). Multi-word token lines (``3-4``) and empty nodes (``5.1``) are not tokens
+  and are skipped (counted in the report).
+* a **run**: CoNLL-U with the cluster id in the same tag column, or the usual induction output,
+  ``word<TAB>cluster`` one token a line with a blank line between sentences. A run must have
+  exactly the gold's token sequence (same forms, same sentence breaks); the first difference is
+  an error naming both files and lines.
+
+Options (``campaign.toml`` keys, or ``reader_options`` of :func:`metrics.io.load`)
+-------------------------------------------------------------------------------------
+``tagset``        ``upos`` (default) or ``xpos``.
+``lowercase``     word types are the lower-cased forms (default false: the forms as written).
+``topic_unit``    ``corpus`` (default: one topic), ``genre`` (the part of the sentence id before
+                  its first ``-``: the five genres of the English Web Treebank) or ``document``
+                  (the sentence id without its trailing ``-NNNN``).
+``slice_tokens``  with ``genre``: cut each genre, at document boundaries, into consecutive
+                  slices of about this many tokens, topics ``genre/01``, ``genre/02``, ...
+``exclude_tags``  gold tags whose tokens are left out of the evaluation (e.g. ``["PUNCT"]``,
+                  as the paper leaves out punctuation); the count is in the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from metrics.campaign import Campaign
+from metrics.errors import CampaignFormatError, UnanimityError
+from metrics.io.build import RawClustering, build_campaign
+from metrics.io.text import read_text, strip_extensions
+from metrics.report import LoadNote
+
+__all__ = ["ConlluOptions", "Tokens", "looks_like_conllu", "read_tokens", "load_conllu_campaign",
+           "OPTION_KEYS", "TOPIC_UNITS", "TAGSETS"]
+
+TAGSETS: tuple[str, ...] = ("upos", "xpos")
+TOPIC_UNITS: tuple[str, ...] = ("corpus", "genre", "document")
+#: the campaign.toml keys this reader understands
+OPTION_KEYS: tuple[str, ...] = ("tagset", "lowercase", "topic_unit", "slice_tokens",
+                                "exclude_tags")
+_TAG_COLUMN = {"upos": 3, "xpos": 4}
+
+
+@dataclass(frozen=True)
+class ConlluOptions:
+    """How to read a token tagging campaign (see the module docstring)."""
+
+    tagset: str = "upos"
+    lowercase: bool = False
+    topic_unit: str = "corpus"
+    slice_tokens: int = 0
+    exclude_tags: tuple[str, ...] = ()
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, object] | None, source: str = "") -> ConlluOptions:
+        """Options from a mapping (``campaign.toml`` keys); unknown or bad values raise."""
+        values = {k: v for k, v in dict(values or {}).items() if v is not None}
+        where = f"{source}: " if source else ""
+        unknown = sorted(set(values) - set(OPTION_KEYS))
+        if unknown:
+            raise UnanimityError(f"{where}unknown conllu option(s) {', '.join(unknown)}; "
+                                 f"known: {', '.join(OPTION_KEYS)}")
+        tagset = str(values.get("tagset", "upos")).lower()
+        if tagset not in TAGSETS:
+            raise UnanimityError(f"{where}tagset {tagset!r} is none of {', '.join(TAGSETS)}")
+        unit = str(values.get("topic_unit", "corpus")).lower()
+        if unit not in TOPIC_UNITS:
+            raise UnanimityError(f"{where}topic_unit {unit!r} is none of {', '.join(TOPIC_UNITS)}")
+        lower = values.get("lowercase", False)
+        if not isinstance(lower, bool):
+            raise UnanimityError(f"{where}lowercase must be true or false, got {lower!r}")
+        try:
+            slice_tokens = int(values.get("slice_tokens", 0))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise UnanimityError(f"{where}slice_tokens must be a whole number") from None
+        if slice_tokens < 0 or (slice_tokens and unit != "genre"):
+            raise UnanimityError(f"{where}slice_tokens needs topic_unit = 'genre' and a "
+                                 "positive number")
+        excl = values.get("exclude_tags", ())
+        if isinstance(excl, str):
+            excl = [excl]
+        return cls(tagset, lower, unit, slice_tokens, tuple(str(t) for t in excl))
+
+
+@dataclass
+class Tokens:
+    """A token stream read from one file.
+
+    Attributes
+    ----------
+    source : str
+        The file.
+    form, tag : ndarray of object, shape (n_tokens,)
+        Token form and tag (gold tag, or induced cluster id).
+    sent : ndarray of int64, shape (n_tokens,)
+        Sentence number (0-based, in file order) of each token.
+    line : ndarray of int64, shape (n_tokens,)
+        1-based line of each token in the file.
+    sent_ids : ndarray of object, shape (n_sentences,)
+        ``# sent_id`` of each sentence, None where there is none.
+    layout : str
+        ``conllu`` or ``pairs`` (``word<TAB>cluster``).
+    notes : list of LoadNote
+        What the reader skipped.
+    """
+
+    source: str
+    form: np.ndarray
+    tag: np.ndarray
+    sent: np.ndarray
+    line: np.ndarray
+    sent_ids: np.ndarray
+    layout: str = "conllu"
+    notes: list[LoadNote] = field(default_factory=list)
+
+    @property
+    def n_tokens(self) -> int:
+        return int(self.form.size)
+
+
+def looks_like_conllu(first_line: str) -> bool:
+    """True for a CoNLL-U comment (``# sent_id``, ``# newdoc``, ``# text``) or a 10-column token line."""
+    s = first_line.lstrip("\ufeff")
+    if s.startswith("#"):
+        key = s[1:].split("=", 1)[0].strip()
+        return key in ("sent_id", "newdoc id", "newdoc", "text", "newpar id", "global.columns",
+                       "newpar")
+    cells = s.rstrip("\r\n").split("\t")
+    return len(cells) == 10 and cells[0].split("-")[0].split(".")[0].isdigit()
+
+
+def _np(arr: pa.Array) -> np.ndarray:
+    return arr.to_numpy(zero_copy_only=False)
+
+
+def read_tokens(path: str | Path, tag_column: str = "upos") -> Tokens:
+    """Read a CoNLL-U file, or a ``word<TAB>tag`` file, into a :class:`Tokens` stream.
+
+    The layout is decided by the first token line: 10 tab-separated columns make CoNLL-U (the
+    tag in ``UPOS`` or ``XPOS``, per ``tag_column``), 2 make ``word<TAB>tag``. Every token line
+    must then have that many columns. The lines are split and tested with ``pyarrow.compute``
+    (vectorised, no Python loop over lines).
+
+    Raises
+    ------
+    CampaignFormatError
+        Naming the file and line, for a line with the wrong number of columns, a bad token id, an
+        empty tag or a file without tokens.
+    """
+    path = Path(path)
+    notes: list[LoadNote] = []
+    text = read_text(path, notes)
+    lines = pc.list_flatten(pc.split_pattern(pa.array([text]), "\n"))
+    lines = pc.utf8_rtrim(lines, "\r")
+    lineno = np.arange(1, len(lines) + 1, dtype=np.int64)
+    blank = _np(pc.equal(pc.utf8_trim_whitespace(lines), ""))
+    tabs = _np(pc.count_substring(lines, "\t"))
+    # a comment starts with "#"; in word<TAB>cluster files "#<TAB>7" is the token "#"
+    hashed = _np(pc.starts_with(lines, "#")) & ~blank
+    candidates = np.flatnonzero(~blank & ~(hashed & (tabs == 0)))
+    if candidates.size == 0:
+        raise CampaignFormatError(path, "no token line (a token a line, blank lines between "
+                                  "sentences)")
+    first = int(tabs[candidates[0]])
+    comment = hashed if first == 9 else hashed & (tabs == 0)
+    is_tok = ~blank & ~comment
+    sent_key = np.cumsum(blank)  # lines between two blank lines share a key
+    n_tabs = tabs[is_tok]
+    tok_lineno = lineno[is_tok]
+    tok_sent = sent_key[is_tok]
+    if first not in (1, 9):
+        raise CampaignFormatError(
+            path, f"expected 10 tab-separated CoNLL-U columns or 2 (word<TAB>cluster), found "
+            f"{first + 1}", int(tok_lineno[0]))
+    bad = np.flatnonzero(n_tabs != first)
+    if bad.size:
+        raise CampaignFormatError(
+            path, f"expected {first + 1} tab-separated columns like the first token line, found "
+            f"{int(n_tabs[bad[0]]) + 1}", int(tok_lineno[bad[0]]))
+    n_col = first + 1
+    cells = pc.list_flatten(pc.split_pattern(lines.filter(pa.array(is_tok)), "\t"))
+    n_tok = int(is_tok.sum())
+
+    def column(j: int) -> pa.Array:
+        return cells.take(pa.array(np.arange(n_tok, dtype=np.int64) * n_col + j))
+
+    if first == 9:
+        ids = column(0)
+        multi = _np(pc.match_substring(ids, "-"))
+        empty = _np(pc.match_substring(ids, "."))
+        keep = ~multi & ~empty
+        digits = _np(pc.utf8_is_digit(ids))
+        if np.any(keep & ~digits):
+            at = int(np.flatnonzero(keep & ~digits)[0])
+            raise CampaignFormatError(path, f"token id {ids[at].as_py()!r} is not a number",
+                                      int(tok_lineno[at]))
+        if multi.any() or empty.any():
+            notes.append(LoadNote(str(path), f"{int(multi.sum())} multi-word token line(s) and "
+                                  f"{int(empty.sum())} empty node(s) skipped: not tokens to tag"))
+        sel = pa.array(keep)
+        form_a = column(1).filter(sel)
+        tag_a = column(_TAG_COLUMN[tag_column]).filter(sel)
+        tok_lineno, tok_sent = tok_lineno[keep], tok_sent[keep]
+    else:
+        form_a, tag_a = column(0), column(1)
+    no_tag = _np(pc.is_in(pc.utf8_trim_whitespace(tag_a), value_set=pa.array(["", "_"])))
+    form = _np(form_a)
+    if no_tag.any():
+        at = int(np.flatnonzero(no_tag)[0])
+        raise CampaignFormatError(path, f"token {form[at]!r} has no tag", int(tok_lineno[at]))
+    tag = _np(tag_a)
+    sent_codes, sent_uniq = pd.factorize(tok_sent, sort=True)
+    # sentence ids: a "# sent_id = X" comment in the block of the sentence
+    ids_out = np.full(sent_uniq.size, None, dtype=object)
+    is_sid = comment & _np(pc.match_substring_regex(lines, r"^#\s*sent_id\s*="))
+    if is_sid.any():
+        sid_lines = lines.filter(pa.array(is_sid))
+        sid_val = _np(pc.utf8_trim_whitespace(
+            pc.replace_substring_regex(sid_lines, r"^#\s*sent_id\s*=", "")))
+        sid_key = sent_key[is_sid]
+        pos = np.searchsorted(sent_uniq, sid_key)
+        ok = (pos < sent_uniq.size) & (sent_uniq[np.minimum(pos, sent_uniq.size - 1)] == sid_key)
+        ids_out[pos[ok]] = sid_val[ok]
+    return Tokens(str(path), form, tag, sent_codes.astype(np.int64), tok_lineno, ids_out,
+                  "conllu" if first == 9 else "pairs", notes)
+
+
+def _check_aligned(gold: Tokens, run: Tokens, lowercase: bool) -> None:
+    """Raise at the first token where ``run`` differs from ``gold`` (form or sentence break)."""
+    n = min(gold.n_tokens, run.n_tokens)
+    g, r = gold.form[:n], run.form[:n]
+    if lowercase:
+        g = pd.Series(g, dtype=object).str.lower().to_numpy(dtype=object)
+        r = pd.Series(r, dtype=object).str.lower().to_numpy(dtype=object)
+    diff = np.flatnonzero((g != r) | (gold.sent[:n] != run.sent[:n]))
+    if diff.size:
+        k = int(diff[0])
+        what = (f"run has {run.form[k]!r}, the gold has {gold.form[k]!r}"
+                if g[k] != r[k] else f"sentence break differs at {run.form[k]!r}")
+        raise CampaignFormatError(
+            run.source, f"token {k + 1} does not match the gold: {what} ({gold.source}, line "
+            f"{int(gold.line[k])})", int(run.line[k]))
+    if run.n_tokens != gold.n_tokens:
+        if run.n_tokens < gold.n_tokens:
+            raise CampaignFormatError(
+                run.source, f"run ends after {run.n_tokens} tokens; the gold has "
+                f"{gold.n_tokens} (next gold token {gold.form[n]!r}, {gold.source}, line "
+                f"{int(gold.line[n])})")
+        raise CampaignFormatError(
+            run.source, f"run has {run.n_tokens} tokens, the gold {gold.n_tokens}: extra token "
+            f"{run.form[n]!r}", int(run.line[n]))
+
+
+def _sentence_topics(gold: Tokens, opts: ConlluOptions) -> np.ndarray:
+    """Topic id of each sentence, per ``opts.topic_unit``."""
+    n_sent = gold.sent_ids.size
+    if opts.topic_unit == "corpus":
+        return np.full(n_sent, "corpus", dtype=object)
+    missing = np.flatnonzero(pd.isna(gold.sent_ids))
+    if missing.size:
+        first_tok = np.searchsorted(gold.sent, missing[0])
+        raise CampaignFormatError(
+            gold.source, f"sentence without a '# sent_id' comment; topic_unit = "
+            f"{opts.topic_unit!r} reads the topic from it", int(gold.line[first_tok]))
+    ids = pd.Series(gold.sent_ids, dtype=object)
+    doc = ids.str.replace(r"-\d+$", "", regex=True)
+    if opts.topic_unit == "document":
+        return doc.to_numpy(dtype=object)
+    genre = ids.str.split("-", n=1).str[0]
+    if not opts.slice_tokens:
+        return genre.to_numpy(dtype=object)
+    # cut each genre, at document boundaries, into slices of about slice_tokens tokens
+    sent_len = np.bincount(gold.sent, minlength=n_sent)
+    frame = pd.DataFrame({"genre": genre, "doc": doc, "n": sent_len})
+    docs = frame.groupby(["genre", "doc"], sort=False)["n"].sum().reset_index()
+    before = docs.groupby("genre", sort=False)["n"].cumsum() - docs["n"]
+    docs["slice"] = (before // opts.slice_tokens + 1).astype(int)
+    docs["topic"] = docs["genre"] + "/" + docs["slice"].map("{:02d}".format)
+    lookup = dict(zip(zip(docs["genre"], docs["doc"]), docs["topic"]))
+    return np.array([lookup[k] for k in zip(genre, doc)], dtype=object)  # once per sentence
+
+
+def load_conllu_campaign(
+    gold_path: str | Path,
+    run_paths: Sequence[str | Path],
+    options: ConlluOptions | Mapping[str, object] | None = None,
+    name: str | None = None,
+    source: str = "",
+    testbed_rule=None,
+    notes: list[LoadNote] | None = None,
+    run_names: Sequence[str] | None = None,
+) -> Campaign:
+    """Load a token tagging campaign: a CoNLL-U gold and runs aligned with it token by token.
+
+    Items are the (kept) tokens, with ids ``SSSSS-TTT`` (sentence, token position, zero-padded:
+    sorted ids are in corpus order); ``Campaign.item_type`` codes each token's word type
+    (``Campaign.type_names``). With ``topic_unit = "genre"`` and no test-bed rule, the genre of
+    each topic is its test bed.
+
+    Raises
+    ------
+    CampaignFormatError
+        For a file that cannot be read, or a run whose tokens differ from the gold's.
+    """
+    opts = options if isinstance(options, ConlluOptions) else ConlluOptions.from_mapping(
+        options, str(gold_path))
+    notes = list(notes or [])
+    gold = read_tokens(gold_path, opts.tagset)
+    if gold.layout != "conllu":
+        raise CampaignFormatError(gold_path, "the gold must be CoNLL-U (10 tab-separated columns)")
+    keep = np.ones(gold.n_tokens, dtype=bool)
+    if opts.exclude_tags:
+        keep = ~pd.Series(gold.tag, dtype=object).isin(opts.exclude_tags).to_numpy()
+        gold.notes.append(LoadNote(gold.source, f"{int((~keep).sum())} token(s) tagged "
+                                   f"{', '.join(opts.exclude_tags)} left out of the evaluation"))
+    sent_topic = _sentence_topics(gold, opts)
+    pos_in_sent = np.arange(gold.n_tokens) - np.searchsorted(gold.sent, gold.sent)
+    item_all = (pd.Series(gold.sent).map("{:05d}".format) + "-"
+                + pd.Series(pos_in_sent).map("{:03d}".format)).to_numpy(dtype=object)
+    forms = gold.form
+    types_all = (pd.Series(forms, dtype=object).str.lower().to_numpy(dtype=object)
+                 if opts.lowercase else forms)
+    topic = pd.Categorical(sent_topic[gold.sent][keep])
+    item = pd.Categorical(item_all[keep])
+    line = gold.line[keep]
+    raw_gold = RawClustering(gold.source, topic, item, gold.tag[keep], line=line,
+                             notes=gold.notes)
+    raws: dict[str, RawClustering] = {}
+    for i, p in enumerate(run_paths):
+        run = read_tokens(p, opts.tagset)
+        _check_aligned(gold, run, opts.lowercase)
+        sys_name = run_names[i] if run_names else strip_extensions(Path(p))
+        if sys_name in raws:
+            raise CampaignFormatError(p, f"system {sys_name!r} is given twice")
+        raws[sys_name] = RawClustering(run.source, topic, item, run.tag[keep],
+                                       line=run.line[keep], notes=run.notes)
+    if not raws:
+        raise UnanimityError("give at least one run file")
+    if testbed_rule is None and opts.topic_unit == "genre":
+        testbed_rule = r"^([^/]+)"
+    camp = build_campaign(raw_gold, raws, name=name or Path(gold_path).parent.name or "campaign",
+                          source=source or str(gold_path), testbed_rule=testbed_rule, notes=notes)
+    # word type of each campaign item (items are sorted by topic, then id)
+    type_codes, type_names = pd.factorize(types_all[keep])
+    where = pd.Index(item.categories).get_indexer(camp.item_ids)
+    per_cat = np.empty(len(item.categories), dtype=np.int64)
+    per_cat[item.codes] = type_codes
+    camp.item_type = per_cat[where].astype(np.int32)
+    camp.type_names = np.asarray(type_names, dtype=object)
+    return camp
+
