@@ -158,7 +158,7 @@ def main(argv: list[str]) -> int:
         old.unlink()
     write_gold(args.shared, out)
     gold = read_tokens(out / "gold.conllu.gz", "upos")
-    form, sent = gold.form, gold.sent
+    form, sent = gold.forms(), gold.sent
     type_code, type_names = pd.factorize(pd.Series(form, dtype=object))
     n_types = len(type_names)
     freq = np.bincount(type_code, minlength=n_types)

@@ -108,8 +108,8 @@ class Tokens:
     ----------
     source : str
         The file.
-    form, tag : ndarray of object, shape (n_tokens,)
-        Token form and tag (gold tag, or induced cluster id).
+    form, tag : pyarrow string Array, shape (n_tokens,)
+        Token form and tag (gold tag, or induced cluster id); ``forms()`` gives a NumPy copy.
     sent : ndarray of int64, shape (n_tokens,)
         Sentence number (0-based, in file order) of each token.
     line : ndarray of int64, shape (n_tokens,)
@@ -123,8 +123,8 @@ class Tokens:
     """
 
     source: str
-    form: np.ndarray
-    tag: np.ndarray
+    form: pa.Array
+    tag: pa.Array
     sent: np.ndarray
     line: np.ndarray
     sent_ids: np.ndarray
@@ -133,7 +133,18 @@ class Tokens:
 
     @property
     def n_tokens(self) -> int:
-        return int(self.form.size)
+        return len(self.form)
+
+    def forms(self) -> np.ndarray:
+        """The token forms as a NumPy object array."""
+        return _np(self.form)
+
+    def tag_categorical(self, keep: np.ndarray | None = None) -> pd.Categorical:
+        """The tags (of the tokens in ``keep``) as a pandas Categorical, coded by pyarrow."""
+        tags = self.tag if keep is None else self.tag.filter(pa.array(keep))
+        enc = pc.dictionary_encode(tags)
+        return pd.Categorical.from_codes(_np(enc.indices).astype(np.int64),
+                                         categories=_np(enc.dictionary))
 
 
 def looks_like_conllu(first_line: str) -> bool:
@@ -171,8 +182,12 @@ def read_tokens(path: str | Path, tag_column: str = "upos") -> Tokens:
     lines = pc.list_flatten(pc.split_pattern(pa.array([text]), "\n"))
     lines = pc.utf8_rtrim(lines, "\r")
     lineno = np.arange(1, len(lines) + 1, dtype=np.int64)
-    blank = _np(pc.equal(pc.utf8_trim_whitespace(lines), ""))
     tabs = _np(pc.count_substring(lines, "\t"))
+    blank = _np(pc.equal(pc.binary_length(lines), 0))
+    maybe = np.flatnonzero(~blank & (tabs == 0))  # lines of spaces only are blank too
+    if maybe.size:
+        sub = lines.take(pa.array(maybe))
+        blank[maybe] = _np(pc.equal(pc.utf8_trim_whitespace(sub), ""))
     # a comment starts with "#"; in word<TAB>cluster files "#<TAB>7" is the token "#"
     hashed = _np(pc.starts_with(lines, "#")) & ~blank
     candidates = np.flatnonzero(~blank & ~(hashed & (tabs == 0)))
@@ -222,39 +237,43 @@ def read_tokens(path: str | Path, tag_column: str = "upos") -> Tokens:
     else:
         form_a, tag_a = column(0), column(1)
     no_tag = _np(pc.is_in(pc.utf8_trim_whitespace(tag_a), value_set=pa.array(["", "_"])))
-    form = _np(form_a)
     if no_tag.any():
         at = int(np.flatnonzero(no_tag)[0])
-        raise CampaignFormatError(path, f"token {form[at]!r} has no tag", int(tok_lineno[at]))
-    tag = _np(tag_a)
+        raise CampaignFormatError(path, f"token {form_a[at].as_py()!r} has no tag",
+                                  int(tok_lineno[at]))
     sent_codes, sent_uniq = pd.factorize(tok_sent, sort=True)
     # sentence ids: a "# sent_id = X" comment in the block of the sentence
     ids_out = np.full(sent_uniq.size, None, dtype=object)
-    is_sid = comment & _np(pc.match_substring_regex(lines, r"^#\s*sent_id\s*="))
+    com_idx = np.flatnonzero(comment)
+    com_lines = lines.take(pa.array(com_idx))
+    sid_mask = _np(pc.match_substring_regex(com_lines, r"^#\s*sent_id\s*="))
+    is_sid = np.zeros(comment.size, dtype=bool)
+    is_sid[com_idx[sid_mask]] = True
     if is_sid.any():
-        sid_lines = lines.filter(pa.array(is_sid))
+        sid_lines = com_lines.filter(pa.array(sid_mask))
         sid_val = _np(pc.utf8_trim_whitespace(
             pc.replace_substring_regex(sid_lines, r"^#\s*sent_id\s*=", "")))
         sid_key = sent_key[is_sid]
         pos = np.searchsorted(sent_uniq, sid_key)
         ok = (pos < sent_uniq.size) & (sent_uniq[np.minimum(pos, sent_uniq.size - 1)] == sid_key)
         ids_out[pos[ok]] = sid_val[ok]
-    return Tokens(str(path), form, tag, sent_codes.astype(np.int64), tok_lineno, ids_out,
+    return Tokens(str(path), form_a, tag_a, sent_codes.astype(np.int64), tok_lineno, ids_out,
                   "conllu" if first == 9 else "pairs", notes)
 
 
 def _check_aligned(gold: Tokens, run: Tokens, lowercase: bool) -> None:
     """Raise at the first token where ``run`` differs from ``gold`` (form or sentence break)."""
     n = min(gold.n_tokens, run.n_tokens)
-    g, r = gold.form[:n], run.form[:n]
+    g, r = gold.form.slice(0, n), run.form.slice(0, n)
     if lowercase:
-        g = pd.Series(g, dtype=object).str.lower().to_numpy(dtype=object)
-        r = pd.Series(r, dtype=object).str.lower().to_numpy(dtype=object)
-    diff = np.flatnonzero((g != r) | (gold.sent[:n] != run.sent[:n]))
+        g, r = pc.utf8_lower(g), pc.utf8_lower(r)
+    differ = ~_np(pc.equal(g, r))
+    diff = np.flatnonzero(differ | (gold.sent[:n] != run.sent[:n]))
     if diff.size:
         k = int(diff[0])
-        what = (f"run has {run.form[k]!r}, the gold has {gold.form[k]!r}"
-                if g[k] != r[k] else f"sentence break differs at {run.form[k]!r}")
+        rf, gf = run.form[k].as_py(), gold.form[k].as_py()
+        what = (f"run has {rf!r}, the gold has {gf!r}" if differ[k]
+                else f"sentence break differs at {rf!r}")
         raise CampaignFormatError(
             run.source, f"token {k + 1} does not match the gold: {what} ({gold.source}, line "
             f"{int(gold.line[k])})", int(run.line[k]))
@@ -262,11 +281,11 @@ def _check_aligned(gold: Tokens, run: Tokens, lowercase: bool) -> None:
         if run.n_tokens < gold.n_tokens:
             raise CampaignFormatError(
                 run.source, f"run ends after {run.n_tokens} tokens; the gold has "
-                f"{gold.n_tokens} (next gold token {gold.form[n]!r}, {gold.source}, line "
+                f"{gold.n_tokens} (next gold token {gold.form[n].as_py()!r}, {gold.source}, line "
                 f"{int(gold.line[n])})")
         raise CampaignFormatError(
             run.source, f"run has {run.n_tokens} tokens, the gold {gold.n_tokens}: extra token "
-            f"{run.form[n]!r}", int(run.line[n]))
+            f"{run.form[n].as_py()!r}", int(run.line[n]))
 
 
 def _sentence_topics(gold: Tokens, opts: ConlluOptions) -> np.ndarray:
@@ -328,20 +347,22 @@ def load_conllu_campaign(
         raise CampaignFormatError(gold_path, "the gold must be CoNLL-U (10 tab-separated columns)")
     keep = np.ones(gold.n_tokens, dtype=bool)
     if opts.exclude_tags:
-        keep = ~pd.Series(gold.tag, dtype=object).isin(opts.exclude_tags).to_numpy()
+        keep = ~_np(pc.is_in(gold.tag, value_set=pa.array(list(opts.exclude_tags))))
         gold.notes.append(LoadNote(gold.source, f"{int((~keep).sum())} token(s) tagged "
                                    f"{', '.join(opts.exclude_tags)} left out of the evaluation"))
     sent_topic = _sentence_topics(gold, opts)
-    pos_in_sent = np.arange(gold.n_tokens) - np.searchsorted(gold.sent, gold.sent)
-    item_all = (pd.Series(gold.sent).map("{:05d}".format) + "-"
-                + pd.Series(pos_in_sent).map("{:03d}".format)).to_numpy(dtype=object)
-    forms = gold.form
-    types_all = (pd.Series(forms, dtype=object).str.lower().to_numpy(dtype=object)
-                 if opts.lowercase else forms)
-    topic = pd.Categorical(sent_topic[gold.sent][keep])
-    item = pd.Categorical(item_all[keep])
-    line = gold.line[keep]
-    raw_gold = RawClustering(gold.source, topic, item, gold.tag[keep], line=line,
+    kept = np.flatnonzero(keep)
+    pos_in_sent = kept - np.searchsorted(gold.sent, gold.sent[kept])
+    # ids "SSSSS-TTT": zero-padded, so sorted ids are in corpus order (categories made sorted)
+    item_ids = _np(pc.binary_join_element_wise(
+        pc.utf8_lpad(pc.cast(pa.array(gold.sent[kept]), pa.string()), 5, "0"),
+        pc.utf8_lpad(pc.cast(pa.array(pos_in_sent), pa.string()), 3, "0"), "-"))
+    item = pd.Categorical.from_codes(np.arange(kept.size), categories=item_ids)
+    types = pc.utf8_lower(gold.form) if opts.lowercase else gold.form
+    s_codes, s_names = pd.factorize(sent_topic, sort=True)
+    topic = pd.Categorical.from_codes(s_codes[gold.sent[kept]], categories=s_names)
+    line = gold.line[kept]
+    raw_gold = RawClustering(gold.source, topic, item, gold.tag_categorical(keep), line=line,
                              notes=gold.notes)
     raws: dict[str, RawClustering] = {}
     for i, p in enumerate(run_paths):
@@ -350,7 +371,7 @@ def load_conllu_campaign(
         sys_name = run_names[i] if run_names else strip_extensions(Path(p))
         if sys_name in raws:
             raise CampaignFormatError(p, f"system {sys_name!r} is given twice")
-        raws[sys_name] = RawClustering(run.source, topic, item, run.tag[keep],
+        raws[sys_name] = RawClustering(run.source, topic, item, run.tag_categorical(keep),
                                        line=run.line[keep], notes=run.notes)
     if not raws:
         raise UnanimityError("give at least one run file")
@@ -359,11 +380,10 @@ def load_conllu_campaign(
     camp = build_campaign(raw_gold, raws, name=name or Path(gold_path).parent.name or "campaign",
                           source=source or str(gold_path), testbed_rule=testbed_rule, notes=notes)
     # word type of each campaign item (items are sorted by topic, then id)
-    type_codes, type_names = pd.factorize(types_all[keep])
-    where = pd.Index(item.categories).get_indexer(camp.item_ids)
-    per_cat = np.empty(len(item.categories), dtype=np.int64)
-    per_cat[item.codes] = type_codes
-    camp.item_type = per_cat[where].astype(np.int32)
-    camp.type_names = np.asarray(type_names, dtype=object)
+    enc = pc.dictionary_encode(types.filter(pa.array(keep)))
+    type_codes = _np(enc.indices).astype(np.int32)
+    where = pd.Index(item_ids).get_indexer(camp.item_ids)
+    camp.item_type = type_codes[where]
+    camp.type_names = _np(enc.dictionary).astype(object)
     return camp
 

@@ -130,18 +130,20 @@ class _Tables:
 
     def __init__(self, e: TypeEntries) -> None:
         self.e = e
-        a, b = e.a_matrix(), e.b_matrix()
-        self.a_dense = a.toarray().astype(bool)  # l x n
-        self.a_size = np.asarray(a.sum(axis=1)).ravel()
-        self.b_size = np.asarray(b.sum(axis=1)).ravel()
-        self.class_size = np.asarray(a.sum(axis=0)).ravel()
-        self.cluster_size = np.asarray(b.sum(axis=0)).ravel()
+        b = e.b_matrix()
+        self.a_dense = np.zeros((e.n_types, e.n_classes), dtype=bool)  # l x n
+        self.a_dense[e.a_type, e.a_class] = True
+        self.a_size = np.bincount(e.a_type, minlength=e.n_types).astype(float)
+        self.b_size = np.bincount(e.b_type, minlength=e.n_types).astype(float)
+        self.class_size = np.bincount(e.a_class, minlength=e.n_classes).astype(float)
+        self.cluster_size = np.bincount(e.b_cluster, minlength=e.n_clusters).astype(float)
         self.b_csc = b.tocsc()
-        self.w_macro = (b.T @ a).toarray()  # m x n: types shared by cluster k and class c
+        self.b_t = b.T.tocsr()  # m x l
+        self.w_macro = self.b_t @ self.a_dense.astype(float)  # m x n: types shared by k and c
         denom = self.a_size + self.b_size
         self.u_micro = np.divide(1.0, denom, out=np.zeros_like(denom, dtype=float),
                                  where=denom > 0)
-        self.w_micro = (b.T @ a.multiply(self.u_micro[:, None]).tocsr()).toarray()
+        self.w_micro = self.b_t @ (self.a_dense * self.u_micro[:, None])
         n_star = self.cluster_size.sum()
         pair = self.cluster_size[:, None] + self.class_size[None, :]
         f = np.divide(2.0 * self.w_macro, pair, out=np.zeros_like(self.w_macro, dtype=float),
@@ -152,6 +154,15 @@ class _Tables:
         """Types whose induced entry holds cluster k."""
         p = self.b_csc.indptr
         return self.b_csc.indices[p[k]:p[k + 1]]
+
+
+def _tables(e: TypeEntries) -> _Tables:
+    """The dense tables of ``e``, built once per entries object."""
+    t = e.__dict__.get("_tables")
+    if t is None:
+        t = _Tables(e)
+        object.__setattr__(e, "_tables", t)
+    return t
 
 
 def _counts(t: _Tables, target: np.ndarray) -> np.ndarray:
@@ -217,95 +228,91 @@ def _one_to_one(t: _Tables, measure: str) -> TypeMapping:
                        _value(t, measure, target))
 
 
-def _climb_item(t: _Tables, measure: str, target: np.ndarray, cnt: np.ndarray) -> bool:
-    """One sweep of single-cluster moves for MacroI / MicroI; True when something moved."""
-    u = np.ones(t.e.n_types) if measure == "macro" else t.u_micro
-    moved = False
-    for k in range(t.e.n_clusters):  # a loop over clusters, not items
-        rows = t.members(k)
-        if rows.size == 0:
-            continue
-        cur = target[k]
-        sub, a_sub, u_sub = cnt[rows], t.a_dense[rows], u[rows]
-        loss = float(u_sub @ (a_sub[:, cur] & (sub[:, cur] == 1)))
-        gain = u_sub @ (a_sub & (sub == 0))
-        delta = gain - loss
-        delta[cur] = 0.0
-        best = int(np.argmax(delta))
-        if delta[best] > _EPS:
-            cnt[rows, cur] -= 1
-            cnt[rows, best] += 1
-            target[k] = best
-            moved = True
-    return moved
+def _move_deltas_item(t: _Tables, u: np.ndarray, target: np.ndarray,
+                      cnt: np.ndarray) -> np.ndarray:
+    """Change of Σ_i u_i IM_i when cluster k alone moves to class c, shape (m, n).
+
+    Moving k from h(k) to c loses u_i for each type of k whose only cluster on h(k) is k and
+    h(k) ∈ A_i, and gains u_i for each type of k with c ∈ A_i and no cluster on c yet.
+    """
+    e = t.e
+    hit = (t.a_dense & (cnt == 0)).astype(float)
+    gain = t.b_t @ (hit if u is None else hit * u[:, None])
+    cur = target[e.b_cluster]
+    lose = t.a_dense[e.b_type, cur] & (cnt[e.b_type, cur] == 1)
+    w = lose * (1.0 if u is None else u[e.b_type])
+    loss = np.bincount(e.b_cluster, weights=w, minlength=e.n_clusters)
+    delta = np.asarray(gain, dtype=float) - loss[:, None]
+    delta[np.arange(e.n_clusters), target] = 0.0
+    return delta
 
 
-def _climb_microc(t: _Tables, target: np.ndarray, cnt: np.ndarray) -> bool:
-    """One sweep of single-cluster moves for MicroC under M-1; True when something moved."""
+def _move_deltas_microc(t: _Tables, target: np.ndarray, cnt: np.ndarray) -> np.ndarray:
+    """Change of MicroC (M-1, united clusters) when cluster k alone moves to class c, (m, n)."""
+    e = t.e
     size = t.class_size.astype(float)
-    union = (cnt > 0).sum(axis=0).astype(float)
-    inter = ((cnt > 0) & t.a_dense).sum(axis=0).astype(float)
+    present = cnt > 0
+    union = present.sum(axis=0).astype(float)
+    inter = (present & t.a_dense).sum(axis=0).astype(float)
 
     def term(uu, ii, ss):
         pair = uu + ss
         return np.divide(2.0 * uu * ii, pair, out=np.zeros_like(pair), where=pair > 0)
 
-    moved = False
-    for k in range(t.e.n_clusters):
-        rows = t.members(k)
-        if rows.size == 0:
-            continue
-        cur = target[k]
-        sub, a_sub = cnt[rows], t.a_dense[rows]
-        leave = sub[:, cur] == 1
-        du_cur = leave.sum()
-        di_cur = (leave & a_sub[:, cur]).sum()
-        enter = sub == 0
-        du = enter.sum(axis=0).astype(float)
-        di = (enter & a_sub).sum(axis=0).astype(float)
-        terms = term(union, inter, size)
-        total, n_star = terms.sum(), union.sum()
-        cur_new = term(union[cur] - du_cur, inter[cur] - di_cur, size[cur])
-        cand = term(union + du, inter + di, size)
-        new_total = total - terms[cur] + cur_new - terms + cand
-        new_star = n_star - du_cur + du
-        new_val = np.divide(new_total, new_star, out=np.zeros_like(new_total),
-                            where=new_star > 0)
-        old_val = total / n_star if n_star else 0.0
-        delta = new_val - old_val
-        delta[cur] = 0.0
-        best = int(np.argmax(delta))
-        if delta[best] > _EPS:
-            cnt[rows, cur] -= 1
-            cnt[rows, best] += 1
-            union[cur] -= du_cur
-            inter[cur] -= di_cur
-            union[best] += du[best]
-            inter[best] += di[best]
-            target[k] = best
-            moved = True
-    return moved
+    terms = term(union, inter, size)
+    total, n_star = terms.sum(), union.sum()
+    old = total / n_star if n_star else 0.0
+    enter = ~present
+    du = np.asarray(t.b_t @ enter.astype(float))  # types of k not yet on class c
+    di = np.asarray(t.b_t @ (enter & t.a_dense).astype(float))
+    cur = target[e.b_cluster]
+    leave = cnt[e.b_type, cur] == 1
+    du_cur = np.bincount(e.b_cluster, weights=leave, minlength=e.n_clusters)
+    di_cur = np.bincount(e.b_cluster, weights=leave & t.a_dense[e.b_type, cur],
+                         minlength=e.n_clusters)
+    cur_new = term(union[target] - du_cur, inter[target] - di_cur, size[target])
+    cand = term(union[None, :] + du, inter[None, :] + di, size[None, :])
+    new_total = (total - terms[target] + cur_new)[:, None] - terms[None, :] + cand
+    new_star = (n_star - du_cur)[:, None] + du
+    new = np.divide(new_total, new_star, out=np.zeros_like(new_total), where=new_star > 0)
+    delta = new - old
+    delta[np.arange(e.n_clusters), target] = 0.0
+    return delta
 
 
-def _many_to_one(t: _Tables, measure: str, max_sweeps: int = 100) -> TypeMapping:
+def _many_to_one(t: _Tables, measure: str, max_moves: int = 10_000) -> TypeMapping:
     e = t.e
     w = _weights(t, measure if measure != "microc" else "macro")
     target = (np.argmax(w, axis=1) if e.n_classes else np.full(e.n_clusters, -1)).astype(np.int64)
     separable = measure != "microc" and bool(np.all(t.b_size <= 1))
-    if separable or e.n_classes == 0:
+    if separable or e.n_classes == 0 or e.n_clusters == 0:
         return TypeMapping(target, measure, "many_to_one", "majority", True,
                            _value(t, measure, target))
     cnt = _counts(t, target)
-    start = target.copy()
-    for _ in range(max_sweeps):
-        moved = (_climb_microc(t, target, cnt) if measure == "microc"
-                 else _climb_item(t, measure, target, cnt))
-        if not moved:
-            break
-    best, start_val = _value(t, measure, target), _value(t, measure, start)
-    if start_val > best:  # climbing only improves; kept as a guard on the best mapping seen
-        target, best = start, start_val
-    return TypeMapping(target, measure, "many_to_one", "hill climbing", False, best)
+    value = _value(t, measure, target)
+    u = None if measure == "macro" else t.u_micro
+    for _ in range(max_moves):
+        delta = (_move_deltas_microc(t, target, cnt) if measure == "microc"
+                 else _move_deltas_item(t, u, target, cnt))
+        best_c = np.argmax(delta, axis=1)
+        best_d = delta[np.arange(e.n_clusters), best_c]
+        movers = np.flatnonzero(best_d > _EPS)
+        if movers.size == 0:
+            break  # a local optimum: no single-cluster move raises the measure
+        if movers.size > 1:  # try every improving cluster's best move at once; keep if better
+            trial = target.copy()
+            trial[movers] = best_c[movers]
+            trial_value = _value(t, measure, trial)
+            if trial_value > value + _EPS:
+                target, value, cnt = trial, trial_value, _counts(t, trial)
+                continue
+        k = int(np.argmax(best_d))  # else the single best move (exact gain, so it improves)
+        rows = t.members(k)
+        cnt[rows, target[k]] -= 1
+        cnt[rows, best_c[k]] += 1
+        target[k] = best_c[k]
+        value = _value(t, measure, target)
+    return TypeMapping(target, measure, "many_to_one", "hill climbing", False, value)
 
 
 def best_mapping(entries: TypeEntries, measure: str, mapping: str) -> TypeMapping:
@@ -316,7 +323,7 @@ def best_mapping(entries: TypeEntries, measure: str, mapping: str) -> TypeMappin
     """
     if measure not in MEASURES or mapping not in MAPPINGS:
         raise ValueError(f"measure must be one of {MEASURES}, mapping one of {MAPPINGS}")
-    t = _Tables(entries)
+    t = _tables(entries)
     return _one_to_one(t, measure) if mapping == "one_to_one" else _many_to_one(t, measure)
 
 
@@ -324,7 +331,7 @@ def type_scores(entries: TypeEntries, mapping: str) -> TypeScores:
     """MacroI P/R/F, MicroI and MicroC of one topic, each under its best ``mapping``."""
     if mapping not in MAPPINGS:
         raise ValueError(f"mapping must be one of {MAPPINGS}, got {mapping!r}")
-    t = _Tables(entries)
+    t = _tables(entries)
     solve = _one_to_one if mapping == "one_to_one" else _many_to_one
     maps = {m: solve(t, m) for m in MEASURES}
     p, r, f, _, _ = _score(t, maps["macro"].target)
