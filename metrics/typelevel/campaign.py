@@ -19,7 +19,7 @@ from metrics.errors import UnanimityError
 from metrics.typelevel.measures import MAPPINGS, MEASURES, TypeEntries, TypeScores, type_scores
 
 __all__ = ["TopicEntries", "topic_entries", "type_level_table", "TYPE_KERNELS",
-           "type_mappings", "require_types"]
+           "type_mappings", "mapping_table", "require_types", "MAPPING_COLUMNS"]
 
 
 class TopicEntries:
@@ -167,3 +167,28 @@ def type_mappings(campaign: Campaign, system: str, mapping: str = "one_to_one",
             "exact": best.exact,
         }, columns=MAPPING_COLUMNS))
     return pd.concat(frames, ignore_index=True)
+
+
+#: type-level metric name -> the measure whose mapping it uses
+_MEASURE_OF = {"type_macro_precision": "macro", "type_macro_recall": "macro",
+               "type_macro_f": "macro", "type_micro_f": "micro", "type_microc_f": "microc"}
+
+
+def mapping_table(campaign: Campaign, specs, systems=None,
+                  missing: str = "penalize") -> pd.DataFrame:
+    """The mappings behind the type-level metrics among ``specs`` (MetricSpec objects), for every
+    system (or those given): one :func:`type_mappings` block per (measure, mapping) pair, MacroI
+    under both mappings when ``specs`` holds no type-level metric."""
+    wanted: list[tuple[str, str]] = []
+    for spec in specs:
+        if spec.name in _MEASURE_OF:
+            key = (_MEASURE_OF[spec.name], spec.params.get("mapping", "one_to_one"))
+            if key not in wanted:
+                wanted.append(key)
+    if not wanted:
+        wanted = [("macro", "one_to_one"), ("macro", "many_to_one")]
+    names = list(campaign.runs) if systems is None else list(systems)
+    frames = [type_mappings(campaign, s, mapping=mp, measure=me, missing=missing)
+              for s in names for me, mp in wanted]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=MAPPING_COLUMNS)
