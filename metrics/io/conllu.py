@@ -369,6 +369,7 @@ def load_conllu_campaign(
         run = read_tokens(p, opts.tagset)
         _check_aligned(gold, run, opts.lowercase)
         sys_name = run_names[i] if run_names else strip_extensions(Path(p))
+        sys_name = sys_name[: -len(".conllu")] if sys_name.endswith(".conllu") else sys_name
         if sys_name in raws:
             raise CampaignFormatError(p, f"system {sys_name!r} is given twice")
         raws[sys_name] = RawClustering(run.source, topic, item, run.tag_categorical(keep),
