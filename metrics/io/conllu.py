@@ -180,7 +180,8 @@ def read_tokens(path: str | Path, tag_column: str = "upos") -> Tokens:
     notes: list[LoadNote] = []
     text = read_text(path, notes)
     lines = pc.list_flatten(pc.split_pattern(pa.array([text]), "\n"))
-    lines = pc.utf8_rtrim(lines, "\r")
+    if "\r" in text:
+        lines = pc.utf8_rtrim(lines, "\r")
     lineno = np.arange(1, len(lines) + 1, dtype=np.int64)
     tabs = _np(pc.count_substring(lines, "\t"))
     blank = _np(pc.equal(pc.binary_length(lines), 0))
@@ -210,12 +211,10 @@ def read_tokens(path: str | Path, tag_column: str = "upos") -> Tokens:
         raise CampaignFormatError(
             path, f"expected {first + 1} tab-separated columns like the first token line, found "
             f"{int(n_tabs[bad[0]]) + 1}", int(tok_lineno[bad[0]]))
-    n_col = first + 1
-    cells = pc.list_flatten(pc.split_pattern(lines.filter(pa.array(is_tok)), "\t"))
-    n_tok = int(is_tok.sum())
+    cells = pc.split_pattern(lines.filter(pa.array(is_tok)), "\t")
 
     def column(j: int) -> pa.Array:
-        return cells.take(pa.array(np.arange(n_tok, dtype=np.int64) * n_col + j))
+        return pc.list_element(cells, j)
 
     if first == 9:
         ids = column(0)
@@ -236,7 +235,7 @@ def read_tokens(path: str | Path, tag_column: str = "upos") -> Tokens:
         tok_lineno, tok_sent = tok_lineno[keep], tok_sent[keep]
     else:
         form_a, tag_a = column(0), column(1)
-    no_tag = _np(pc.is_in(pc.utf8_trim_whitespace(tag_a), value_set=pa.array(["", "_"])))
+    no_tag = _np(pc.is_in(tag_a, value_set=pa.array(["", "_"])))
     if no_tag.any():
         at = int(np.flatnonzero(no_tag)[0])
         raise CampaignFormatError(path, f"token {form_a[at].as_py()!r} has no tag",
@@ -383,7 +382,10 @@ def load_conllu_campaign(
     # word type of each campaign item (items are sorted by topic, then id)
     enc = pc.dictionary_encode(types.filter(pa.array(keep)))
     type_codes = _np(enc.indices).astype(np.int32)
-    where = pd.Index(item_ids).get_indexer(camp.item_ids)
+    # the campaign sorts items by topic, then id; ids sort in corpus order
+    where = np.argsort(topic.codes, kind="stable")
+    if not np.array_equal(camp.item_ids, item_ids[where]):  # guards the order assumed here
+        raise UnanimityError(f"{gold.source}: internal error: items out of corpus order")
     camp.item_type = type_codes[where]
     camp.type_names = _np(enc.dictionary).astype(object)
     return camp
