@@ -266,3 +266,20 @@ def test_monosemous_macro_recall_is_type_level_many_to_one_accuracy(pairs):
     s = type_scores(TypeEntries.from_sets(gold, induced), "many_to_one")
     assert s.macro_recall == pytest.approx(direct)
     assert s.macro_precision == pytest.approx(direct)  # |A_i| = |B_i| = 1
+
+
+def test_metric_names_with_a_mapping():
+    from metrics.errors import UnanimityError
+    from metrics.registry import available_metrics, direction, parse_metric
+
+    assert str(parse_metric("type_macro_f")) == "type_macro_f"
+    assert str(parse_metric("type_macro_f(mapping=one_to_one)")) == "type_macro_f"
+    spec = parse_metric("type_microc_f(mapping=many_to_one)")
+    assert spec.params == {"mapping": "many_to_one"}
+    assert str(spec) == "type_microc_f(mapping=many_to_one)"
+    assert direction(str(spec)) == 1 and spec.info.type_level
+    with pytest.raises(UnanimityError, match="none of one_to_one, many_to_one"):
+        parse_metric("type_micro_f(mapping=greedy)")
+    names = {m.name for m in available_metrics()}
+    assert "type_macro_f" not in names  # clustering campaigns have no word types
+    assert "type_macro_f" in {m.name for m in available_metrics(type_level=True)}

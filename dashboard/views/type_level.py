@@ -80,15 +80,15 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     c1, c2 = st.columns(2)
     tok = c1.selectbox("Token-level measure", TOKEN_METRICS, key=f"{key}_tok")
     typ = c2.selectbox("Type-level measure", TYPE_METRICS, key=f"{key}_typ")
-    st.plotly_chart(figs.rank_slope_figure(comp.ranks, tok, typ), use_container_width=True,
+    st.plotly_chart(figs.rank_slope_figure(comp.ranks, tok, typ), theme=None, width="stretch",
                     key=f"{key}_slope")
     rho = comp.spearman.loc[tok, typ]
     st.caption(f"Spearman correlation of the two rankings: {rho:.2f}" if pd.notna(rho)
                else "The rankings cannot be correlated (a measure is constant).")
     with st.expander("All measures: campaign means and ranks (the paper's Tables 2-3)"):
-        st.dataframe(comp.to_dataframe(), use_container_width=True)
-        st.plotly_chart(figs.spearman_figure(comp.spearman, comp.type_level),
-                        use_container_width=True, key=f"{key}_rho")
+        st.dataframe(comp.to_dataframe(), width="stretch")
+        st.plotly_chart(figs.spearman_figure(comp.spearman, comp.type_level), theme=None,
+                        width="stretch", key=f"{key}_rho")
 
     st.subheader("The mapping of one run", anchor=False)
     c1, c2, c3, c4 = st.columns(4)
@@ -105,7 +105,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
         st.caption(f"Found by {method}: {exact}.")
     st.plotly_chart(figs.mapping_figure(one, title=f"{system} on {topic}: clusters mapped to "
                                                    "each gold tag"),
-                    use_container_width=True, key=f"{key}_mapfig")
+                    theme=None, width="stretch", key=f"{key}_mapfig")
     st.download_button("Mapping as CSV (every topic)", maps.to_csv(index=False),
                        file_name=f"mapping_{system}_{measure}_{mapping}.csv", mime="text/csv",
                        key=f"{key}_dl")
