@@ -149,6 +149,11 @@ class Campaign:
         Score table ``system, topic, metric, value`` for a campaign given as precomputed scores.
     source : str
         Where the campaign was loaded from.
+    item_type : ndarray of int32, shape (n_items,), or None
+        Word type code of each item, for token tagging campaigns (format ``conllu``): the
+        type-level measures read it (``docs/type-level.md``); None otherwise.
+    type_names : ndarray of object, shape (n_types,), or None
+        The word type of each code.
     """
 
     name: str
@@ -162,6 +167,9 @@ class Campaign:
     scores: pd.DataFrame | None = None
     source: str = ""
     _offsets: np.ndarray | None = field(default=None, repr=False)
+    # --- token tagging campaigns (type-level evaluation, docs/type-level.md) ---
+    item_type: np.ndarray | None = field(default=None, repr=False)
+    type_names: np.ndarray | None = field(default=None, repr=False)
 
     # --- shape ---------------------------------------------------------------------------------
     @property

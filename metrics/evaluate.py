@@ -41,8 +41,9 @@ class SystemScorer:
     """
 
     def __init__(self, gold: Membership, aligned: AlignedRun, item_topic: np.ndarray,
-                 n_topics: int) -> None:
+                 n_topics: int, item_type: np.ndarray | None = None) -> None:
         self.gold = gold
+        self.item_type = item_type  # word type per item, for the type-level kernels
         self.aligned = aligned
         self.item_topic = item_topic
         self.n_topics = n_topics
@@ -109,7 +110,8 @@ class SystemScorer:
 
 
 #: name -> kernel(scorer, **params) -> ndarray (n_topics,): the registry's kernels, by name
-KERNELS: dict[str, Callable[..., np.ndarray]] = {m.name: m.kernel for m in available_metrics()}
+KERNELS: dict[str, Callable[..., np.ndarray]] = {
+    m.name: m.kernel for m in available_metrics(type_level=True)}
 
 
 def _specs(metrics: str | Sequence[str | MetricSpec]) -> list[MetricSpec]:
@@ -157,7 +159,8 @@ def evaluate(
     blocks = np.empty((len(names), n_t, n_m))
     for si, system in enumerate(names):
         aligned = campaign.aligned(system, missing)
-        scorer = SystemScorer(campaign.gold, aligned, campaign.item_topic, n_t)
+        scorer = SystemScorer(campaign.gold, aligned, campaign.item_topic, n_t,
+                              item_type=campaign.item_type)
         for mi, spec in enumerate(specs):
             blocks[si, :, mi] = spec.info.kernel(scorer, **spec.params)
     per_system = n_t * n_m

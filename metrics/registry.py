@@ -16,10 +16,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from metrics.errors import UnanimityError
+from metrics.typelevel.campaign import TYPE_KERNELS
 
 __all__ = [
     "MetricInfo",
@@ -31,6 +32,7 @@ __all__ = [
     "parse_metric",
     "parse_metrics",
     "split_metric_list",
+    "TYPE_LEVEL_PAIRS",
 ]
 
 
@@ -66,6 +68,9 @@ class MetricInfo:
     param_checks : dict
         ``{param: (predicate, message)}``: a parsed value with ``predicate(value)`` false is
         refused with ``message``.
+    type_level : bool
+        True for the type-level measures, which need the word type of every item (a token
+        tagging campaign, ``docs/type-level.md``).
     """
 
     name: str
@@ -78,6 +83,7 @@ class MetricInfo:
     overlap_aware: bool = False
     kernel: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
     param_checks: dict = field(default_factory=dict, compare=False, repr=False)
+    type_level: bool = False
 
 
 _AMIGO09 = ("Amigó, Gonzalo, Artiles, Verdejo. A comparison of extrinsic clustering evaluation "
@@ -201,8 +207,44 @@ _INFOS: tuple[MetricInfo, ...] = (
                kernel=lambda s: s.accuracy_11),
 )
 
+# --- type-level measures (Reichart, Abend, Rappoport 2010; docs/type-level.md) ----------------
+_RAR10 = ("Reichart, Abend, Rappoport. Type level clustering evaluation: new measures and a POS "
+          "induction case study. CoNLL 2010, §4")
+_TYPE_MAPPING = {"mapping": "one_to_one"}
+#: allowed values of the string parameters
+_CHOICES: dict[str, tuple[str, ...]] = {"mapping": ("one_to_one", "many_to_one")}
+_TYPE_INFOS: tuple[MetricInfo, ...] = (
+    MetricInfo("type_macro_precision", 1, "type level",
+               "MacroI precision: gold tags of word types reached by their mapped clusters, "
+               "per induced cluster", "Σ_i |A_i ∩ h(B_i)| / Σ_i |B_i|", _RAR10,
+               params=dict(_TYPE_MAPPING), type_level=True),
+    MetricInfo("type_macro_recall", 1, "type level",
+               "MacroI recall: share of the word types' gold tags reached by the mapping",
+               "Σ_i |A_i ∩ h(B_i)| / Σ_i |A_i|", _RAR10, params=dict(_TYPE_MAPPING),
+               type_level=True),
+    MetricInfo("type_macro_f", 1, "type level", "MacroI F (= MacroC): harmonic mean of MacroI P/R",
+               "2 P R / (P + R), h maximising Σ_i |A_i ∩ h(B_i)|", _RAR10,
+               params=dict(_TYPE_MAPPING), type_level=True),
+    MetricInfo("type_micro_f", 1, "type level", "MicroI: mean over word types of the per-type F",
+               "(1/l) Σ_i 2 |A_i ∩ h(B_i)| / (|A_i| + |B_i|)", _RAR10,
+               params=dict(_TYPE_MAPPING), type_level=True),
+    MetricInfo("type_microc_f", 1, "type level",
+               "MicroC: per mapped (united) cluster F, weighted by cluster size",
+               "Σ_z (|z| / N*) 2 |z ∩ h(z)| / (|z| + |h(z)|), z ∈ K_h", _RAR10,
+               params=dict(_TYPE_MAPPING), type_level=True),
+)
+# the kernels live with the measures (metrics/typelevel/campaign.py)
+_TYPE_INFOS = tuple(replace(m, kernel=TYPE_KERNELS[m.name]) for m in _TYPE_INFOS)
+_INFOS = _INFOS + _TYPE_INFOS
+
 _REGISTRY: dict[str, MetricInfo] = {m.name: m for m in _INFOS}
 
+#: The type-level precision / recall pair, for token tagging campaigns.
+TYPE_LEVEL_PAIRS: dict[str, tuple[str, str]] = {
+    "MacroI P/R (1-1)": ("type_macro_precision", "type_macro_recall"),
+    "MacroI P/R (M-1)": ("type_macro_precision(mapping=many_to_one)",
+                         "type_macro_recall(mapping=many_to_one)"),
+}
 
 #: The standard precision-like / recall-like pairs (for the dashboard and the F_α combination).
 METRIC_PAIRS: dict[str, tuple[str, str]] = {
@@ -215,9 +257,10 @@ METRIC_PAIRS: dict[str, tuple[str, str]] = {
 }
 
 
-def available_metrics() -> list[MetricInfo]:
-    """Every registered metric, in registry order."""
-    return list(_INFOS)
+def available_metrics(type_level: bool = False) -> list[MetricInfo]:
+    """Every registered metric, in registry order; the type-level ones only with ``type_level``
+    (they need a token tagging campaign, ``docs/type-level.md``)."""
+    return [m for m in _INFOS if type_level or not m.type_level]
 
 
 def metric_info(name: str) -> MetricInfo:
@@ -288,6 +331,13 @@ def _unknown(name: str) -> UnanimityError:
 
 def _coerce(metric: str, key: str, raw: str, default: object) -> object:
     raw = raw.strip()
+    if isinstance(default, str):  # a choice (type-level ``mapping``)
+        value = raw.strip("'\"")
+        allowed = _CHOICES.get(key, ())
+        if value not in allowed:
+            raise UnanimityError(
+                f"metric {metric!r}: {key}={raw!r} is none of {', '.join(allowed)}")
+        return value
     try:
         if isinstance(default, int) and not isinstance(default, bool):
             value: object = int(raw)

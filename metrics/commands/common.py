@@ -25,6 +25,11 @@ def add_campaign_args(parser: argparse.ArgumentParser, path_required: bool = Fal
                         help="test bed of each topic: first group of this regex on the topic id")
     parser.add_argument("--missing", choices=MISSING_POLICIES, default="penalize",
                         help="missing gold items in a run (default: penalize, docs/measures.md §2)")
+    # token tagging campaigns (format conllu, docs/type-level.md)
+    parser.add_argument("--tagset", choices=("upos", "xpos"),
+                        help="conllu: gold tag column (default: the campaign's, else upos)")
+    parser.add_argument("--lowercase", action="store_true", default=None,
+                        help="conllu: word types are the lower-cased token forms")
 
 
 def campaign_from_args(args: argparse.Namespace) -> Campaign:
@@ -34,10 +39,17 @@ def campaign_from_args(args: argparse.Namespace) -> Campaign:
             raise UnanimityError("give either PATH or --gold/--run, not both")
         if not (args.gold and args.runs):
             raise UnanimityError("--gold and --run go together")
-        return load_files(args.gold, args.runs, format=args.format, testbeds=args.testbeds)
+        return load_files(args.gold, args.runs, format=args.format, testbeds=args.testbeds,
+                          reader_options=_reader_options(args))
     if not args.path:
         raise UnanimityError("give a campaign PATH or --gold FILE --run FILE")
-    return load(args.path, format=args.format, testbeds=args.testbeds)
+    return load(args.path, format=args.format, testbeds=args.testbeds,
+                reader_options=_reader_options(args))
+
+
+def _reader_options(args: argparse.Namespace) -> dict[str, object]:
+    """The conllu reader options given on the command line (None = not given)."""
+    return {"tagset": getattr(args, "tagset", None), "lowercase": getattr(args, "lowercase", None)}
 
 
 def metric_names(text: str, option: str = "--metrics") -> list[str]:

@@ -34,13 +34,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="CSV file to write; - for standard output (default)")
     p.add_argument("--list-metrics", action="store_true",
                    help="print the known metrics and exit")
+    p.add_argument("--export-mapping", metavar="FILE",
+                   help="token tagging campaigns: also write the cluster -> tag mapping of every "
+                        "system and topic behind the type-level metrics asked for (MacroI under "
+                        "both mappings when none is) as CSV (docs/type-level.md)")
     p.set_defaults(run=run)
 
 
 def _list_metrics() -> int:
     from metrics.registry import available_metrics  # noqa: PLC0415
 
-    for m in available_metrics():
+    for m in available_metrics(type_level=True):
         params = ", ".join(f"{k}={v}" for k, v in m.params.items())
         arrow = "higher" if m.direction > 0 else "lower"
         print(f"{m.name:24s} {arrow:6s} {m.family:24s} {params:8s} {m.description}")
@@ -64,6 +68,15 @@ def run(args: argparse.Namespace) -> int:
     if args.systems:
         systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     table = evaluate(campaign, specs, missing=args.missing, systems=systems)
+    if args.export_mapping:
+        from metrics.typelevel.campaign import mapping_table  # noqa: PLC0415
+
+        maps = mapping_table(campaign, specs, systems=systems, missing=args.missing)
+        try:
+            maps.to_csv(args.export_mapping, index=False)
+        except OSError as exc:
+            raise UnanimityError(
+                f"cannot write {args.export_mapping}: {exc.strerror or exc}") from None
     if args.out == "-":
         table.to_csv(sys.stdout, index=False)  # floats as repr: full precision
     else:

@@ -14,6 +14,7 @@ from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io.build import RawClustering, build_campaign, split_by_system
 from metrics.io.long_table import looks_like_long, read_long
 from metrics.io import scoretable, semeval
+from metrics.io import conllu  # token tagging campaigns (docs/type-level.md)
 from metrics.io.replab import looks_like_replab, read_replab
 from metrics.io.scoretable import load_score_campaign
 from metrics.io.semeval import read_semeval
@@ -26,9 +27,9 @@ from metrics.report import LoadNote
 
 __all__ = ["FORMATS", "detect_format", "load", "load_files", "read_clustering"]
 
-FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores")
+FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores", "conllu")
 CONFIG_NAME = "campaign.toml"
-_DATA_SUFFIXES = (".tsv", ".csv", ".txt", ".key", ".parquet", ".gz")
+_DATA_SUFFIXES = (".tsv", ".csv", ".txt", ".key", ".parquet", ".gz", ".conllu")
 
 
 def _first_line(node: Node) -> str:
@@ -67,6 +68,8 @@ def detect_format(path: object) -> str:
         return "scores" if scoretable.looks_like_scores(",".join(map(str, columns))) else "long"
     if node.name.lower().endswith((".xml", ".xml.gz")):
         return "weps"
+    if node.name.lower().endswith((".conllu", ".conllu.gz")):
+        return "conllu"
     head = node.head(4)
     if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
         raise CampaignFormatError(node, "a zip file (truncated or corrupt, or inside a campaign): "
@@ -80,6 +83,8 @@ def detect_format(path: object) -> str:
         return "scores"
     if looks_like_long(first):
         return "long"
+    if conllu.looks_like_conllu(first):
+        return "conllu"
     if semeval.looks_like_semeval(first):
         return "semeval"
     wide = scoretable.wide_table_problem(first)
@@ -110,12 +115,15 @@ def read_clustering(path: object, fmt: str | None = None, encoding: str | None =
         return read_weps(path)
     if fmt == "scores":
         raise CampaignFormatError(path, "a score table is not a clustering (give it as the campaign)")
+    if fmt == "conllu":
+        raise CampaignFormatError(path, "a token tagging (conllu) file is read together with its "
+                                  "gold, token by token: give the campaign folder or --gold/--run")
     raise UnanimityError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 
 _CONFIG_TYPES = {"name": str, "format": str, "testbed_regex": str, "testbeds": str,
                  "encoding": str, "attribution": str, "licence": str, "license": str,
-                 "description": str}
+                 "description": str, **conllu.OPTION_TYPES}
 
 
 def _read_config(folder: Node) -> dict:
@@ -133,8 +141,11 @@ def _read_config(folder: Node) -> dict:
             cfg_node, f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(_CONFIG_TYPES))}"
         )
     for key, value in cfg.items():
-        if not isinstance(value, _CONFIG_TYPES[key]):
-            raise CampaignFormatError(cfg_node, f"{key} = {value!r} is not a text string")
+        want = _CONFIG_TYPES[key]
+        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            kind = {str: "a text string", bool: "true or false", int: "a whole number",
+                    list: "a list"}[want]
+            raise CampaignFormatError(cfg_node, f"{key} = {value!r} is not {kind}")
     if cfg.get("format") is not None and cfg["format"] not in FORMATS:
         raise CampaignFormatError(
             cfg_node, f"format {cfg['format']!r} is none of {', '.join(FORMATS)}"
@@ -233,13 +244,25 @@ def _runs_from(paths: Sequence[Node], fmt: str | None, encoding: str | None,
     return runs
 
 
-def _load_folder(folder: Node, fmt: str | None, testbeds, name: str | None) -> Campaign:
+def _load_folder(folder: Node, fmt: str | None, testbeds, name: str | None,
+                 reader_options: Mapping[str, object] | None = None) -> Campaign:
     cfg = _read_config(folder)
     fmt = fmt or cfg.get("format")
     encoding = cfg.get("encoding")
     notes: list[LoadNote] = []
     gold_path = _find_gold(folder)
     gold_fmt = fmt or detect_format(gold_path)
+    if gold_fmt == "conllu":  # token tagging: runs are aligned with the gold token by token
+        opts = {k: cfg[k] for k in conllu.OPTION_KEYS if k in cfg}
+        opts.update({k: v for k, v in dict(reader_options or {}).items() if v is not None})
+        rule = testbeds
+        if rule is None and cfg.get("testbeds"):
+            rule = _testbed_file(folder, cfg["testbeds"])
+        if rule is None and cfg.get("testbed_regex"):
+            rule = cfg["testbed_regex"]
+        return conllu.load_conllu_campaign(
+            gold_path, _find_runs(folder, notes), opts, name=name or cfg.get("name") or folder.name,
+            source=str(folder), testbed_rule=rule, notes=notes)
     if gold_fmt == "scores":
         raise CampaignFormatError(gold_path, "the gold is a score table; give the file itself")
     gold = read_clustering(gold_path, gold_fmt, encoding)
@@ -263,6 +286,7 @@ def load(
     testbeds: str | Mapping[str, str] | Callable[[str], str] | None = None,
     name: str | None = None,
     budget: Budget | None = None,
+    reader_options: Mapping[str, object] | None = None,
 ) -> Campaign:
     """Load a campaign from a folder, a score table or a zip of either.
 
@@ -282,6 +306,9 @@ def load(
         Campaign name, overriding the config.
     budget : Budget, optional
         Read limits; default :meth:`Budget.from_env`.
+    reader_options : mapping, optional
+        Options of the ``conllu`` reader (``tagset``, ``lowercase``, ...; see
+        :mod:`metrics.io.conllu`), overriding the config.
 
     Raises
     ------
@@ -297,27 +324,27 @@ def load(
         if len(kids) == 1 and kids[0].is_dir():
             root = kids[0]
         elif len(kids) == 1:
-            campaign = _load_node(kids[0], format, testbeds, name or path.stem)
+            campaign = _load_node(kids[0], format, testbeds, name or path.stem, reader_options)
             campaign.source = str(path)
             return campaign
         elif not kids:
             raise CampaignFormatError(root, "the zip is empty")
-        campaign = _load_node(root, format, testbeds, name)
+        campaign = _load_node(root, format, testbeds, name, reader_options)
         if name is None and campaign.name in (root.name,):
             campaign.name = path.stem  # no configured name: the zip's
         campaign.source = str(path)
         return campaign
-    return _load_node(root, format, testbeds, name)
+    return _load_node(root, format, testbeds, name, reader_options)
 
 
-def _load_node(node: Node, format, testbeds, name) -> Campaign:
+def _load_node(node: Node, format, testbeds, name, reader_options=None) -> Campaign:
     if node.is_dir():
         if format in (None, "weps") and not any(c.name.startswith("gold") for c in node.iterdir()) \
                 and _is_weps_folder(node):
             raise CampaignFormatError(
                 node, "a WePS campaign folder needs gold/ and runs/<system>/ sub-folders"
             )
-        return _load_folder(node, format, testbeds, name)
+        return _load_folder(node, format, testbeds, name, reader_options)
     fmt = format or detect_format(node)
     if fmt == "scores":
         return load_score_campaign(node, name=name, testbeds=testbeds)
@@ -336,6 +363,7 @@ def load_files(
     name: str | None = None,
     run_names: Sequence[str] | None = None,
     budget: Budget | None = None,
+    reader_options: Mapping[str, object] | None = None,
 ) -> Campaign:
     """Load a campaign from loose files: one gold file and one or more run files.
 
@@ -350,6 +378,11 @@ def load_files(
         raise UnanimityError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     meter = Meter(budget or Budget.from_env())
     nodes = [as_node(f, meter) for f in [gold_path, *map(Path, runs)]]
+    if (format or detect_format(nodes[0])) == "conllu":
+        return conllu.load_conllu_campaign(
+            nodes[0], nodes[1:], reader_options,
+            name=name or gold_path.parent.name or "campaign", source=str(gold_path),
+            testbed_rule=testbeds, run_names=run_names)
     g = read_clustering(nodes[0], format)
     if g.system is not None:
         raise CampaignFormatError(gold_path, "the gold has a system column; remove it")

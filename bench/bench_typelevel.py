@@ -1,0 +1,91 @@
+"""Benchmarks of the type-level measures (``docs/type-level.md``).
+
+``run()`` returns ``(name, ratio, detail)`` tuples; ratio = target seconds / measured seconds
+(>= 1 meets the target):
+
+* ``typelevel_ud_ewt_all``: every type-level measure (MacroI P/R/F, MicroI, MicroC, under 1-1
+  and M-1) and the token-level ones of the paper (M-1 and 1-1 accuracy, V, NVI, H(C|K),
+  H(K|C)) for all runs of the bundled UD EWT campaign, after loading; target 2 s. The load
+  itself is timed too (target: well under a second).
+* ``typelevel_macro11_1M``: 1-1 MacroI (with MicroI and MicroC, which share the work) on one
+  topic of 1,000,000 tokens, 50 gold tags and 200 clusters over 60,000 Zipf-distributed word
+  types (a third of the tokens tagged away from their type's main tag), from the token arrays
+  to the scores; target 5 s.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from timing import best_of
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TYPE_METRICS = [f"{name}{suffix}" for suffix in ("", "(mapping=many_to_one)")
+                for name in ("type_macro_precision", "type_macro_recall", "type_macro_f",
+                             "type_micro_f", "type_microc_f")]
+TOKEN_METRICS = ["accuracy_m1", "accuracy_11", "v_measure", "nvi", "h_c_given_k", "h_k_given_c"]
+
+
+def bench_ud_ewt() -> tuple[str, float, str]:
+    from metrics.evaluate import evaluate
+    from metrics.io import load
+
+    path = ROOT / "demo_data" / "ud-ewt"
+    t_load = best_of(lambda: load(path), repeat=3)
+    camp = load(path)
+    t = best_of(lambda: evaluate(camp, TYPE_METRICS + TOKEN_METRICS), repeat=3)
+    return ("typelevel_ud_ewt_all", 2.0 / t,
+            f"{len(TYPE_METRICS) + len(TOKEN_METRICS)} metrics x {len(camp.systems)} runs x "
+            f"{camp.n_topics} topics ({camp.n_items} tokens): {t:.3f} s (target 2 s); "
+            f"load {t_load:.3f} s")
+
+
+def _synthetic(n_tokens=1_000_000, n_types=60_000, n_tags=50, n_clusters=200, seed=7):
+    rng = np.random.default_rng(seed)
+    item_type = (rng.zipf(1.3, n_tokens) - 1) % n_types
+    main_tag = rng.integers(0, n_tags, n_types)
+    main_cluster = (main_tag * 4 + rng.integers(0, 4, n_types)) % n_clusters
+    tag = np.where(rng.random(n_tokens) < 0.67, main_tag[item_type],
+                   rng.integers(0, n_tags, n_tokens))
+    cluster = np.where(rng.random(n_tokens) < 0.67, main_cluster[item_type],
+                       rng.integers(0, n_clusters, n_tokens))
+    return item_type, tag, cluster
+
+
+def bench_macro11_1m() -> tuple[str, float, str]:
+    from metrics.campaign import Membership
+    from metrics.typelevel.campaign import topic_entries, type_level_table
+
+    item_type, tag, cluster = _synthetic()
+    n = item_type.size
+    items = np.arange(n, dtype=np.int64)
+
+    def member(labels, k):
+        return Membership(items, labels.astype(np.int32), np.arange(k).astype(str).astype(object),
+                          np.zeros(k, dtype=np.int32))
+
+    gold, run = member(tag, 50), member(cluster, 200)
+    topic = np.zeros(n, dtype=np.int32)
+
+    def go():
+        entries = topic_entries(gold, run, item_type.astype(np.int32), topic, 1)
+        return type_level_table(entries, "one_to_one")
+
+    t = best_of(go, repeat=2)
+    s = go()[0]
+    n_pairs = topic_entries(gold, run, item_type.astype(np.int32), topic, 1)[0].entries
+    return ("typelevel_macro11_1M", 5.0 / t,
+            f"1M tokens, {n_pairs.n_types} types, 50 tags, 200 clusters: {t:.3f} s (target 5 s);"
+            f" MacroI F {s.macro_f:.3f}")
+
+
+def run() -> list[tuple[str, float, str]]:
+    """Run every benchmark; (name, ratio, detail) each, ratio >= 1 meets the target."""
+    return [bench_ud_ewt(), bench_macro11_1m()]
+
+
+if __name__ == "__main__":
+    for name, ratio, detail in run():
+        print(f"RATIO {name} {ratio:.2f}  # {detail}")

@@ -1,0 +1,107 @@
+"""Plotly figure builders of the type-level view: pure ``(data, options) -> go.Figure``.
+
+* :func:`rank_slope_figure`: each system's rank under a token-level and a type-level measure,
+  joined by a line (crossing lines = the two levels disagree; Reichart, Abend, Rappoport 2010).
+* :func:`spearman_figure`: the Spearman correlation of the rankings under every pair of measures.
+* :func:`mapping_figure`: one run's cluster -> tag mapping, a stacked bar per gold tag with one
+  segment per cluster mapped to it (and the clusters a 1-1 mapping leaves unmapped).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+__all__ = ["rank_slope_figure", "spearman_figure", "mapping_figure", "UNMAPPED"]
+
+UNMAPPED = "(unmapped)"
+_TOKEN_COLOR, _UP, _DOWN = "#636efa", "#00a36c", "#d62728"
+
+
+def rank_slope_figure(ranks: pd.DataFrame, token_metric: str, type_metric: str,
+                      title: str | None = None) -> go.Figure:
+    """Slope chart of ranks: left = ``token_metric``, right = ``type_metric``.
+
+    Parameters
+    ----------
+    ranks : DataFrame
+        index = system, columns include both metrics; rank 1 = best.
+    """
+    fig = go.Figure()
+    n = len(ranks)
+    for system, row in ranks.iterrows():  # one trace per system (a handful of runs)
+        left, right = float(row[token_metric]), float(row[type_metric])
+        color = _UP if right < left else (_DOWN if right > left else "#7f7f7f")
+        fig.add_trace(go.Scatter(
+            x=[0, 1], y=[left, right], mode="lines+markers+text", name=str(system),
+            text=[f"{system} ", f" {system}"], textposition=["middle left", "middle right"],
+            line={"color": color, "width": 2}, marker={"size": 9},
+            hovertemplate=f"{system}<br>%{{x}}: rank %{{y}}<extra></extra>",
+        ))
+    fig.update_layout(
+        title=title or f"Rank by {token_metric} (token level) and {type_metric} (type level)",
+        showlegend=False, height=max(320, 36 * n + 120), margin={"l": 140, "r": 140, "t": 60},
+        template="plotly_white",
+    )
+    fig.update_xaxes(tickvals=[0, 1], ticktext=[f"{token_metric}<br>(token level)",
+                                                f"{type_metric}<br>(type level)"],
+                     range=[-0.6, 1.6])
+    fig.update_yaxes(autorange="reversed", title="rank (1 = best)", dtick=1)
+    return fig
+
+
+def spearman_figure(spearman: pd.DataFrame, type_level: dict,
+                    title: str | None = None) -> go.Figure:
+    """Heatmap of rank correlations; type-level measures are marked with ``*``."""
+    labels = [f"{m}{' *' if type_level.get(m) else ''}" for m in spearman.columns]
+    z = spearman.to_numpy(dtype=float)
+    text = np.where(np.isnan(z), "", np.vectorize(lambda v: f"{v:.2f}")(np.nan_to_num(z)))
+    fig = go.Figure(go.Heatmap(
+        z=z, x=labels, y=labels, zmin=-1, zmax=1, colorscale="RdBu", text=text,
+        texttemplate="%{text}", hovertemplate="%{y} vs %{x}: %{z:.2f}<extra></extra>",
+        colorbar={"title": "Spearman"},
+    ))
+    fig.update_layout(title=title or "Rank correlation between measures (* = type level)",
+                      height=max(360, 34 * len(labels) + 160), template="plotly_white")
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def mapping_figure(mapping: pd.DataFrame, title: str | None = None,
+                   value: str = "cluster_types") -> go.Figure:
+    """Stacked bars: for each gold tag, the clusters mapped to it, sized by ``value``.
+
+    Parameters
+    ----------
+    mapping : DataFrame
+        Rows of :func:`metrics.typelevel.campaign.type_mappings` for one system and topic
+        (columns ``cluster, tag, cluster_types, cluster_tokens, shared_types``).
+    value : {"cluster_types", "cluster_tokens"}
+        Segment size.
+    """
+    df = mapping.copy()
+    df["tag"] = df["tag"].replace("", UNMAPPED)
+    totals = df.groupby("tag")[value].sum().sort_values(ascending=False)
+    order = [t for t in totals.index if t != UNMAPPED] + (
+        [UNMAPPED] if UNMAPPED in totals.index else [])
+    share = np.divide(df["shared_types"].to_numpy(float), df["cluster_types"].to_numpy(float),
+                      out=np.zeros(len(df)), where=df["cluster_types"].to_numpy() > 0)
+    df["share"] = share
+    df = df.sort_values(["tag", value], ascending=[True, False])
+    fig = go.Figure(go.Bar(
+        x=df["tag"], y=df[value], customdata=np.c_[df["cluster"].astype(str),
+                                                   df["cluster_types"], df["cluster_tokens"],
+                                                   df["shared_types"], np.round(df["share"], 3)],
+        marker={"color": df["share"], "colorscale": "Viridis", "cmin": 0, "cmax": 1,
+                "colorbar": {"title": "share of the cluster's<br>types with the tag"},
+                "line": {"color": "white", "width": 1}},
+        hovertemplate=("tag %{x}<br>cluster %{customdata[0]}<br>types %{customdata[1]}, "
+                       "tokens %{customdata[2]}<br>types with the tag %{customdata[3]} "
+                       "(%{customdata[4]})<extra></extra>"),
+    ))
+    fig.update_layout(barmode="stack", template="plotly_white", height=460,
+                      title=title or "Clusters mapped to each gold tag",
+                      yaxis_title=value.replace("_", " "))
+    fig.update_xaxes(categoryorder="array", categoryarray=order, title="gold tag")
+    return fig

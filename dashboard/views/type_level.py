@@ -1,0 +1,111 @@
+"""Type level: token-level vs type-level rankings of the same runs, and one run's mapping.
+
+A self-contained view: importing it runs nothing. A page calls :func:`render` with a loaded
+campaign (and, if it has one, the score table of that campaign); every number comes from
+:mod:`metrics` (``evaluate``, ``typelevel.ranking``, ``typelevel.campaign``), the figures from
+:mod:`dashboard.figures.typelevel`. See ``docs/type-level.md``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.figures import typelevel as figs
+
+__all__ = ["render", "TOKEN_METRICS", "TYPE_METRICS", "scores_for"]
+
+TOKEN_METRICS: tuple[str, ...] = ("accuracy_m1", "accuracy_11", "v_measure", "nvi",
+                                  "h_c_given_k", "h_k_given_c")
+TYPE_METRICS: tuple[str, ...] = tuple(
+    f"{m}{s}" for s in ("", "(mapping=many_to_one)")
+    for m in ("type_macro_f", "type_micro_f", "type_microc_f", "type_macro_precision",
+              "type_macro_recall"))
+_MEASURES = {"MacroI (P, R, F)": "macro", "MicroI": "micro", "MicroC": "microc"}
+_MAPPINGS = {"1-1 (optimal assignment)": "one_to_one", "M-1 (majority + hill climbing)":
+             "many_to_one"}
+
+
+@st.cache_data(show_spinner="Scoring token- and type-level measures ...")
+def _scores(_campaign, key: str, missing: str) -> pd.DataFrame:
+    from metrics.evaluate import evaluate  # noqa: PLC0415
+
+    return evaluate(_campaign, list(TOKEN_METRICS + TYPE_METRICS), missing=missing)
+
+
+def scores_for(campaign, missing: str = "penalize") -> pd.DataFrame:
+    """The token- and type-level score table of a campaign (cached per campaign source)."""
+    return _scores(campaign, f"{campaign.source}|{campaign.name}|{len(campaign.systems)}",
+                   missing)
+
+
+@st.cache_data(show_spinner="Computing the mapping ...")
+def _mapping(_campaign, key: str, system: str, mapping: str, measure: str,
+             missing: str) -> pd.DataFrame:
+    from metrics.typelevel.campaign import type_mappings  # noqa: PLC0415
+
+    return type_mappings(_campaign, system, mapping=mapping, measure=measure, missing=missing)
+
+
+def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penalize",
+           key: str = "tl") -> None:
+    """Draw the type-level view of ``campaign`` (a token tagging campaign).
+
+    Parameters
+    ----------
+    campaign : metrics.campaign.Campaign
+    scores : DataFrame, optional
+        Its score table; the token- and type-level measures missing from it are computed.
+    missing : str
+        Missing-item policy for the scores and mappings.
+    key : str
+        Prefix of the widget keys.
+    """
+    st.header("Type level", anchor=False)
+    st.caption("Token-level measures score the corpus tagging; type-level measures (Reichart, "
+               "Abend & Rappoport 2010) score the lexicon an induction system builds: which gold "
+               "tags each word type gets. The two can rank the same runs differently.")
+    if getattr(campaign, "item_type", None) is None:
+        st.info("This campaign has no word types: the type-level view needs a token tagging "
+                "campaign (format `conllu`, see docs/type-level.md).")
+        return
+    from metrics.typelevel.ranking import rank_comparison  # noqa: PLC0415
+
+    wanted = list(TOKEN_METRICS + TYPE_METRICS)
+    if scores is None or not set(wanted) <= set(scores["metric"]):
+        table = scores_for(campaign, missing)
+    else:
+        table = scores[scores["metric"].isin(wanted)]
+    comp = rank_comparison(table, wanted)
+    c1, c2 = st.columns(2)
+    tok = c1.selectbox("Token-level measure", TOKEN_METRICS, key=f"{key}_tok")
+    typ = c2.selectbox("Type-level measure", TYPE_METRICS, key=f"{key}_typ")
+    st.plotly_chart(figs.rank_slope_figure(comp.ranks, tok, typ), theme=None, width="stretch",
+                    key=f"{key}_slope")
+    rho = comp.spearman.loc[tok, typ]
+    st.caption(f"Spearman correlation of the two rankings: {rho:.2f}" if pd.notna(rho)
+               else "The rankings cannot be correlated (a measure is constant).")
+    with st.expander("All measures: campaign means and ranks (the paper's Tables 2-3)"):
+        st.dataframe(comp.to_dataframe(), width="stretch")
+        st.plotly_chart(figs.spearman_figure(comp.spearman, comp.type_level), theme=None,
+                        width="stretch", key=f"{key}_rho")
+
+    st.subheader("The mapping of one run", anchor=False)
+    c1, c2, c3, c4 = st.columns(4)
+    system = c1.selectbox("Run", list(campaign.systems), key=f"{key}_sys")
+    topic = c2.selectbox("Topic", [str(t) for t in campaign.topics], key=f"{key}_topic")
+    mapping = _MAPPINGS[c3.selectbox("Mapping", list(_MAPPINGS), key=f"{key}_map")]
+    measure = _MEASURES[c4.selectbox("Maximising", list(_MEASURES), key=f"{key}_measure")]
+    maps = _mapping(campaign, f"{campaign.source}|{campaign.name}", system, mapping, measure,
+                    missing)
+    one = maps[maps["topic"].astype(str) == topic]
+    if len(one):
+        method = one["method"].iloc[0]
+        exact = "a proven optimum" if bool(one["exact"].iloc[0]) else "a local optimum"
+        st.caption(f"Found by {method}: {exact}.")
+    st.plotly_chart(figs.mapping_figure(one, title=f"{system} on {topic}: clusters mapped to "
+                                                   "each gold tag"),
+                    theme=None, width="stretch", key=f"{key}_mapfig")
+    st.download_button("Mapping as CSV (every topic)", maps.to_csv(index=False),
+                       file_name=f"mapping_{system}_{measure}_{mapping}.csv", mime="text/csv",
+                       key=f"{key}_dl")
