@@ -93,8 +93,8 @@ KERNELS: dict[str, Callable[..., np.ndarray]] = {
     "bcubed_precision": lambda s: s.bcubed[0],
     "bcubed_recall": lambda s: s.bcubed[1],
     "bcubed_adapted_recall": lambda s, k=3: _bcubed.adapted_recall(s.bcubed[1], k),
-    "reliability": lambda s: s.reliability_sensitivity[0],
-    "sensitivity": lambda s: s.reliability_sensitivity[1],
+    "reliability": lambda s, n=30, w=0.8: s.reliability_sensitivity[0],  # flat: n, w no effect
+    "sensitivity": lambda s, n=30, w=0.8: s.reliability_sensitivity[1],
     "homogeneity": lambda s: s.entropies.homogeneity,
     "completeness": lambda s: s.entropies.completeness,
     "v_measure": lambda s, beta=1.0: s.entropies.v_measure(beta),
@@ -157,11 +157,17 @@ def evaluate(
         )
     n_t, n_m = campaign.n_topics, len(specs)
     blocks = np.empty((len(names), n_t, n_m))
+    # document organisations and IR measures: every system at once (metrics.organisation)
+    from metrics.organisation.evaluate import organisation_blocks  # noqa: PLC0415
+    done = organisation_blocks(campaign, names, specs, missing, blocks)
     for si, system in enumerate(names):
+        if len(done) == n_m:
+            break
         aligned = campaign.aligned(system, missing)
         scorer = SystemScorer(campaign.gold, aligned, campaign.item_topic, n_t)
         for mi, spec in enumerate(specs):
-            blocks[si, :, mi] = KERNELS[spec.name](scorer, **spec.params)
+            if mi not in done:
+                blocks[si, :, mi] = KERNELS[spec.name](scorer, **spec.params)
     per_system = n_t * n_m
     return pd.DataFrame({
         "system": np.repeat(np.asarray(names, dtype=object), per_system),

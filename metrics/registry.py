@@ -28,6 +28,8 @@ __all__ = [
     "parse_metrics",
     "split_metric_list",
     "NON_OVERLAPPING_METRICS",
+    "default_metric_pairs",
+    "is_ir_measure",
 ]
 
 
@@ -110,16 +112,36 @@ _INFOS: tuple[MetricInfo, ...] = (
     MetricInfo("bcubed_adapted_recall", 1, "bcubed",
                "BCubed recall for k-tuples of items (Moreno & Dias): R^(k-1)",
                "R_mod = R_b3^(k-1)", _MD15, params={"k": 3}, overlap_aware=True),
+    # --- Reliability & Sensitivity (document organisations, docs/organisation.md) ------------
     MetricInfo("reliability", 1, "reliability/sensitivity",
-               "Reliability for clustering: BCubed precision, occurrence-level with overlap",
-               "without overlap = BCubed precision; with overlap each (item, cluster) occurrence "
-               "is an element and a relation counts min(1, #shared classes / #shared clusters)",
-               _AGV13, overlap_aware=True),
+               "Reliability: weighted precision of the priority and relatedness relations an "
+               "output states (a flat clustering: BCubed precision, occurrence-level with overlap)",
+               "Σ_e w(e) R(e), R(e) = Σ_{e' related to e in X} w(e') P(r(e,e') ∈ G) / "
+               "Σ_{e'} w(e'), P = min(1, |r in G| / |r in X|); the first n positions carry W_n = w "
+               "of the weight when the collection has a tail", _AGV13,
+               params={"n": 30, "w": 0.8}, overlap_aware=True),
     MetricInfo("sensitivity", 1, "reliability/sensitivity",
-               "Sensitivity for clustering: BCubed recall, occurrence-level with overlap",
-               "without overlap = BCubed recall; with overlap each (item, class) occurrence "
-               "is an element and a relation counts min(1, #shared clusters / #shared classes)",
-               _AGV13, overlap_aware=True),
+               "Sensitivity: Reliability with the output and the gold swapped (a flat clustering: "
+               "BCubed recall, occurrence-level with overlap)",
+               "as reliability, with X and G exchanged", _AGV13,
+               params={"n": 30, "w": 0.8}, overlap_aware=True),
+    MetricInfo("reliability_priority", 1, "reliability/sensitivity",
+               "Reliability over priority relations only (d above d')",
+               "reliability restricted to d ≻ d' (a higher level, or prioritised vs the tail)",
+               _AGV13, params={"n": 30, "w": 0.8}, overlap_aware=True),
+    MetricInfo("sensitivity_priority", 1, "reliability/sensitivity",
+               "Sensitivity over priority relations only",
+               "sensitivity restricted to d ≻ d'", _AGV13, params={"n": 30, "w": 0.8},
+               overlap_aware=True),
+    MetricInfo("reliability_relatedness", 1, "reliability/sensitivity",
+               "Reliability over relatedness relations only (same cluster)",
+               "reliability restricted to d ∼ d'", _AGV13, params={"n": 30, "w": 0.8},
+               overlap_aware=True),
+    MetricInfo("sensitivity_relatedness", 1, "reliability/sensitivity",
+               "Sensitivity over relatedness relations only (same cluster)",
+               "sensitivity restricted to d ∼ d'", _AGV13, params={"n": 30, "w": 0.8},
+               overlap_aware=True),
+    # --- end Reliability & Sensitivity -------------------------------------------------------
     MetricInfo("homogeneity", 1, "entropy", "each cluster holds items of one class",
                "1 - H(C|K)/H(C) (1 when H(C) = 0); C = gold classes, K = clusters", _RH07),
     MetricInfo("completeness", 1, "entropy", "each class lies in one cluster",
@@ -162,7 +184,8 @@ _REGISTRY: dict[str, MetricInfo] = {m.name: m for m in _INFOS}
 
 #: Metrics that are computed from the contingency table alone when nothing overlaps
 #: (every metric of SPEC §3).
-NON_OVERLAPPING_METRICS: tuple[str, ...] = tuple(_REGISTRY)
+NON_OVERLAPPING_METRICS: tuple[str, ...] = tuple(
+    m for m in _REGISTRY if not m.startswith(("reliability_", "sensitivity_")))
 
 #: The standard precision-like / recall-like pairs (for the dashboard and the F_α combination).
 METRIC_PAIRS: dict[str, tuple[str, str]] = {
@@ -260,6 +283,12 @@ def _coerce(metric: str, key: str, raw: str, default: object) -> object:
         ) from None
     if metric == "v_measure" and key == "beta" and not (value > 0 and math.isfinite(value)):
         raise UnanimityError(f"metric {metric!r}: beta must be a positive number, got {raw}")
+    if metric.startswith(("reliability", "sensitivity")):  # organisation weighting
+        if key == "n" and not value > 0:
+            raise UnanimityError(f"metric {metric!r}: n must be positive, got {raw}")
+        if key == "w" and not 0 < value < 1:
+            raise UnanimityError(f"metric {metric!r}: w must lie strictly between 0 and 1, "
+                                 f"got {raw}")
     if metric == "bcubed_adapted_recall" and key == "k" and value < 2:
         raise UnanimityError(f"metric {metric!r}: k must be at least 2, got {raw}")
     return value
@@ -277,6 +306,10 @@ def parse_metric(text: str | MetricSpec) -> MetricSpec:
     if isinstance(text, MetricSpec):
         return text
     m = _SPEC_RE.match(str(text))
+    if not m or m.group(1) not in _REGISTRY:
+        ir = _ir_measure_spec(str(text))  # nDCG@10, AP(rel=2), ... through ir_measures
+        if ir is not None:
+            return ir
     if not m:
         raise UnanimityError(f"cannot read metric {text!r}; expected name or name(param=value)")
     name, args = m.group(1), m.group(2)
@@ -298,6 +331,52 @@ def parse_metric(text: str | MetricSpec) -> MetricSpec:
                 )
             params[key] = _coerce(name, key, raw, defaults[key])
     return MetricSpec(name, params)
+
+
+# --- IR measures (ir_measures) and the metric pairs of a campaign's task ----------------------
+_IR_REFERENCE = ("MacAvaney, Macdonald, Ounis. Streamlining evaluation with ir-measures. ECIR "
+                 "2022; computed by pytrec_eval / trec_eval")
+
+
+def _ir_measure_spec(text: str) -> MetricSpec | None:
+    """A spec for an ``ir_measures`` name (registered on first use), or None."""
+    from metrics.organisation.ir import parse_ir_measure  # noqa: PLC0415
+
+    measure = parse_ir_measure(text)
+    if measure is None:
+        return None
+    name = str(measure)
+    if name not in _REGISTRY:
+        _REGISTRY[name] = MetricInfo(name, 1, "ir_measures", f"IR measure {name} (trec_eval)",
+                                     f"{name} as ir_measures and trec_eval define it",
+                                     _IR_REFERENCE)
+    return MetricSpec(name, {})
+
+
+def is_ir_measure(spec: MetricSpec) -> bool:
+    """True for a measure computed by ``ir_measures``."""
+    return spec.name in _REGISTRY and _REGISTRY[spec.name].family == "ir_measures"
+
+
+def default_metric_pairs(campaign) -> dict[str, tuple[str, str]]:
+    """The precision-like / recall-like pairs that fit a campaign's task, best first.
+
+    Organisations with a tail (rankings): Reliability/Sensitivity, P@10/R@10 and nDCG@10/AP
+    (``ir_measures`` names); other organisations: Reliability/Sensitivity and their priority and
+    relatedness parts; flat clusterings: :data:`METRIC_PAIRS`; a score table: none.
+    """
+    if not campaign.has_clusterings:
+        return {}
+    if campaign.tail:
+        return {"Reliability/Sensitivity": ("reliability", "sensitivity"),
+                "P@10/R@10": ("P@10", "R@10"),
+                "nDCG@10/AP": ("nDCG@10", "AP")}
+    if campaign.is_organisation:
+        return {"Reliability/Sensitivity": ("reliability", "sensitivity"),
+                "Priority R/S": ("reliability_priority", "sensitivity_priority"),
+                "Relatedness R/S": ("reliability_relatedness", "sensitivity_relatedness")}
+    return dict(METRIC_PAIRS)
+# --- end IR measures ------------------------------------------------------------------------
 
 
 def split_metric_list(text: str) -> list[str]:

@@ -27,10 +27,15 @@ from metrics.io.semeval import read_semeval
 from metrics.io.text import read_bytes, strip_extensions
 from metrics.io.weps import read_weps
 from metrics.report import LoadNote
+# document organisations (docs/organisation.md)
+from metrics.io.organisation import (load_organisation_files, load_organisation_folder,
+                                     looks_like_organisation)
+from metrics.io.trec import is_trec_folder, load_trec_files, load_trec_folder, looks_like_trec
 
 __all__ = ["FORMATS", "detect_format", "load", "load_files", "read_clustering"]
 
-FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores")
+FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores",
+                            "trec", "organisation")  # the last two: docs/organisation.md
 CONFIG_NAME = "campaign.toml"
 _DATA_SUFFIXES = (".tsv", ".csv", ".txt", ".key", ".parquet", ".gz")
 
@@ -83,8 +88,12 @@ def detect_format(path: Path) -> str:
         return "replab"
     if scoretable.looks_like_scores(first):
         return "scores"
+    if looks_like_organisation(first):  # topic, item, level[, cluster]
+        return "organisation"
     if looks_like_long(first):
         return "long"
+    if looks_like_trec(first):  # qrels or run lines
+        return "trec"
     if semeval.looks_like_semeval(first):
         return "semeval"
     wide = scoretable.wide_table_problem(first)
@@ -126,7 +135,7 @@ def _read_config(folder: Path) -> dict:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise CampaignFormatError(cfg_path, f"not valid TOML ({exc})") from None
     known = {"name", "format", "testbed_regex", "testbeds", "encoding", "attribution", "licence",
-             "license", "description"}
+             "license", "description", "tail"}
     unknown = sorted(set(cfg) - known)
     if unknown:
         raise CampaignFormatError(
@@ -207,13 +216,32 @@ def _runs_from(paths: Sequence[Path], fmt: str | None, encoding: str | None,
     return runs
 
 
+def _testbed_rule(folder: Path, cfg: dict, testbeds):
+    if testbeds is not None:
+        return testbeds
+    if cfg.get("testbeds"):
+        return _testbed_file(folder / cfg["testbeds"])
+    return cfg.get("testbed_regex")
+
+
 def _load_folder(folder: Path, fmt: str | None, testbeds, name: str | None) -> Campaign:
     cfg = _read_config(folder)
     fmt = fmt or cfg.get("format")
     encoding = cfg.get("encoding")
     notes: list[LoadNote] = []
+    if fmt == "trec" or (fmt is None and is_trec_folder(folder)):
+        return load_trec_folder(folder, name=name or cfg.get("name"),
+                                testbed_rule=_testbed_rule(folder, cfg, testbeds))
     gold_path = _find_gold(folder)
     gold_fmt = fmt or detect_format(gold_path)
+    if gold_fmt == "organisation":
+        tail = cfg.get("tail", False)
+        if not isinstance(tail, bool):
+            raise CampaignFormatError(folder / CONFIG_NAME, f"tail must be true or false, "
+                                      f"got {tail!r}")
+        return load_organisation_folder(
+            folder, gold_path, _find_runs(folder, notes), tail, name or cfg.get("name")
+            or folder.name, notes, _testbed_rule(folder, cfg, testbeds), encoding or "utf-8")
     if gold_fmt == "scores":
         raise CampaignFormatError(gold_path, "the gold is a score table; give the file itself")
     gold = read_clustering(gold_path, gold_fmt, encoding)
@@ -317,6 +345,13 @@ def load_files(
     gold_path = Path(gold)
     if not runs:
         raise UnanimityError("give at least one run file")
+    fmt = format or detect_format(gold_path)
+    if fmt == "trec":
+        return load_trec_files(gold_path, [Path(r) for r in runs], name=name,
+                               testbed_rule=testbeds)
+    if fmt == "organisation":
+        return load_organisation_files(gold_path, [Path(r) for r in runs], name=name,
+                                       testbed_rule=testbeds)
     g = read_clustering(gold_path, format)
     if g.system is not None:
         raise CampaignFormatError(gold_path, "the gold has a system column; remove it")
