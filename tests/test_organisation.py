@@ -189,8 +189,8 @@ def test_filtering_reduces_to_class_precisions_and_recalls(trec_dl):
                 return a / b if b else 0.0
             r = ratio(tp, len(sys_pos)) * ratio(tn, len(sys_neg))
             s = ratio(tp, len(gold_pos)) * ratio(tn, len(gold_neg))
-            assert abs(got[(name, topic, "reliability")] - r) < 1e-12
-            assert abs(got[(name, topic, "sensitivity")] - s) < 1e-12
+            assert abs(got[(name, topic, "reliability")] - r) < 1e-10
+            assert abs(got[(name, topic, "sensitivity")] - s) < 1e-10
             assert got[(name, topic, "reliability_priority")] == got[(name, topic, "reliability")]
             assert got[(name, topic, "sensitivity_relatedness")] == 0.0  # no clusters
             checked += 1
