@@ -306,7 +306,7 @@ def parse_metric(text: str | MetricSpec) -> MetricSpec:
     if isinstance(text, MetricSpec):
         return text
     m = _SPEC_RE.match(str(text))
-    if not m or m.group(1) not in _REGISTRY:
+    if not m or m.group(1) not in _REGISTRY or _REGISTRY[m.group(1)].family == "ir_measures":
         ir = _ir_measure_spec(str(text))  # nDCG@10, AP(rel=2), ... through ir_measures
         if ir is not None:
             return ir

@@ -8,8 +8,10 @@ Layout: a folder with ``qrels.txt[.gz]`` (or ``qrels.*``) and ``runs/*.run[.gz]`
   is level 1); grade 0 and unjudged documents are in the tail. The grade is kept as the row's
   weight (for the IR measures).
 * run ``qid Q0 docid rank score tag``: a ranking, one document per level, in trec_eval's order:
-  score descending, ties by document id descending (trec_eval compares ``docno`` strings;
-  the ``rank`` column is ignored, as trec_eval ignores it). The score is kept as the weight.
+  score descending, ties by document id descending (trec_eval compares ``docno`` strings).
+  trec_eval holds scores in single precision, so two scores equal once rounded to float32 are a
+  tie (TREC DL 2019 has such pairs 7e-7 apart); the ``rank`` column is ignored, as trec_eval
+  ignores it. The full score is kept as the weight.
 * The collection is unlimited: the campaign has a tail (``docs/organisation.md`` §4).
 
 Bad input raises :class:`~metrics.errors.CampaignFormatError` naming the file, the line and the
@@ -142,7 +144,9 @@ def read_run(path: Path) -> pd.DataFrame:
     doc = f["docid"].to_numpy(dtype=object)
     q_code = _string_rank(qid)
     d_code = _string_rank(doc)  # string order, as trec_eval's strcmp
-    order = np.lexsort((-d_code, -f["score"].to_numpy(np.float64), q_code))
+    # trec_eval keeps a run's scores in single precision: scores equal as float32 are ties
+    score32 = f["score"].to_numpy(np.float64).astype(np.float32)
+    order = np.lexsort((-d_code, -score32, q_code))
     q_sorted = q_code[order]
     starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
     level = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size])) + 1
