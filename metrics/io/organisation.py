@@ -8,7 +8,7 @@ Layout: a folder with ``gold.<ext>`` and ``runs/<system>.<ext>``, and ``campaign
 ``format = "organisation"`` (optional: detected from the header) and ``tail = true`` when the
 collection is unlimited (items a file does not list are then in its tail) or ``tail = false``
 (default: the gold's items are the collection; a run's other items are ignored and counted).
-See ``docs/organisation.md`` §4.
+See ``docs/organisation.md`` §2.
 """
 
 from __future__ import annotations

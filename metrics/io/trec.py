@@ -12,7 +12,7 @@ Layout: a folder with ``qrels.txt[.gz]`` (or ``qrels.*``) and ``runs/*.run[.gz]`
   trec_eval holds scores in single precision, so two scores equal once rounded to float32 are a
   tie (TREC DL 2019 has such pairs 7e-7 apart); the ``rank`` column is ignored, as trec_eval
   ignores it. The full score is kept as the weight.
-* The collection is unlimited: the campaign has a tail (``docs/organisation.md`` §4).
+* The collection is unlimited: the campaign has a tail (``docs/organisation.md`` §1-2).
 
 Bad input raises :class:`~metrics.errors.CampaignFormatError` naming the file, the line and the
 problem; duplicate rows and topics the qrels do not have are skipped and reported.
