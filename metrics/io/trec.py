@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
 
 from metrics.campaign import Campaign
 from metrics.errors import CampaignFormatError
@@ -95,6 +97,28 @@ def _scan_problem(path: Path, text: str, kind: str) -> CampaignFormatError:
     return CampaignFormatError(path, f"cannot read the file as TREC {kind}")
 
 
+def _read_arrow(data: bytes, names: list[str], kind: str, sep: str) -> pd.DataFrame | None:
+    """The fast path: pyarrow's CSV reader on one-character delimiters; None on any problem
+    (the pandas path then finds and names the bad line)."""
+    types = {n: pa.string() for n in names}
+    types.update({"grade": pa.int64()} if kind == "qrels" else {"score": pa.float64()})
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(data), read_options=pacsv.ReadOptions(column_names=names),
+            parse_options=pacsv.ParseOptions(delimiter="\t" if sep == "\t" else " "),
+            convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False))
+    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
+        return None
+    return pd.DataFrame({n: _obj(table.column(n).to_numpy(zero_copy_only=False))
+                         if types[n] == pa.string() else table.column(n).to_numpy()
+                         for n in names})
+
+
+def _obj(values) -> pd.Series:
+    """A column of Python strings kept as such (no conversion to pandas' Arrow strings)."""
+    return pd.Series(np.asarray(values, dtype=object), dtype=object, copy=False)
+
+
 def _read(path: Path, kind: str) -> pd.DataFrame:
     path = Path(path)
     data = read_bytes(path)
@@ -106,11 +130,13 @@ def _read(path: Path, kind: str) -> pd.DataFrame:
     dtypes.update({"grade": np.int64} if kind == "qrels" else {"score": np.float64})
     first = text[: text.find("\n") if "\n" in text else len(text)]
     sep = "\t" if first.count("\t") == len(names) - 1 and "  " not in text[:65536] else r"\s+"
-    try:
-        frame = pd.read_csv(io.StringIO(text), sep=sep, header=None, names=names,
-                            dtype=dtypes, engine="c", na_filter=False)
-    except (ValueError, pd.errors.ParserError):
-        raise _scan_problem(path, text, kind) from None
+    frame = _read_arrow(data, names, kind, sep) if sep == "\t" or " " in first else None
+    if frame is None:
+        try:
+            frame = pd.read_csv(io.StringIO(text), sep=sep, header=None, names=names,
+                                dtype=dtypes, engine="c", na_filter=False)
+        except (ValueError, pd.errors.ParserError):
+            raise _scan_problem(path, text, kind) from None
     if any((frame[c].to_numpy() == "").any() for c in ("qid", "docid")) or \
             frame.iloc[:, -1].isna().any():
         raise _scan_problem(path, text, kind)
@@ -133,8 +159,9 @@ def _string_rank(values: np.ndarray) -> np.ndarray:
 def read_qrels(path: Path) -> pd.DataFrame:
     """qrels -> ``topic, item, grade, line`` (grade may be 0 or negative: not relevant)."""
     f = _read(path, "qrels")
-    return pd.DataFrame({"topic": f["qid"], "item": f["docid"], "grade": f["grade"],
-                         "line": f["line"]})
+    return pd.DataFrame({"topic": _obj(f["qid"].to_numpy(dtype=object)),
+                         "item": _obj(f["docid"].to_numpy(dtype=object)),
+                         "grade": f["grade"], "line": f["line"]})
 
 
 def read_run(path: Path) -> pd.DataFrame:
@@ -150,7 +177,7 @@ def read_run(path: Path) -> pd.DataFrame:
     q_sorted = q_code[order]
     starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
     level = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size])) + 1
-    return pd.DataFrame({"topic": qid[order], "item": doc[order], "level": level,
+    return pd.DataFrame({"topic": _obj(qid[order]), "item": _obj(doc[order]), "level": level,
                          "weight": f["score"].to_numpy()[order],
                          "line": f["line"].to_numpy()[order]})
 
@@ -159,7 +186,8 @@ def _gold_levels(qrels: pd.DataFrame) -> pd.DataFrame:
     grade = qrels["grade"].to_numpy(np.int64)
     top = int(grade.max(initial=0))
     level = np.where(grade >= 1, top + 1 - grade, 0)
-    return pd.DataFrame({"topic": qrels["topic"], "item": qrels["item"], "level": level,
+    return pd.DataFrame({"topic": _obj(qrels["topic"].to_numpy(dtype=object)),
+                         "item": _obj(qrels["item"].to_numpy(dtype=object)), "level": level,
                          "weight": grade.astype(np.float64), "line": qrels["line"]})
 
 
