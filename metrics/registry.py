@@ -125,22 +125,6 @@ _INFOS: tuple[MetricInfo, ...] = (
                "BCubed recall, occurrence-level with overlap)",
                "as reliability, with X and G exchanged", _AGV13,
                params={"n": 30, "w": 0.8}, overlap_aware=True),
-    MetricInfo("reliability_priority", 1, "reliability/sensitivity",
-               "Reliability over priority relations only (d above d')",
-               "reliability restricted to d ≻ d' (a higher level, or prioritised vs the tail)",
-               _AGV13, params={"n": 30, "w": 0.8}, overlap_aware=True),
-    MetricInfo("sensitivity_priority", 1, "reliability/sensitivity",
-               "Sensitivity over priority relations only",
-               "sensitivity restricted to d ≻ d'", _AGV13, params={"n": 30, "w": 0.8},
-               overlap_aware=True),
-    MetricInfo("reliability_relatedness", 1, "reliability/sensitivity",
-               "Reliability over relatedness relations only (same cluster)",
-               "reliability restricted to d ∼ d'", _AGV13, params={"n": 30, "w": 0.8},
-               overlap_aware=True),
-    MetricInfo("sensitivity_relatedness", 1, "reliability/sensitivity",
-               "Sensitivity over relatedness relations only (same cluster)",
-               "sensitivity restricted to d ∼ d'", _AGV13, params={"n": 30, "w": 0.8},
-               overlap_aware=True),
     # --- end Reliability & Sensitivity -------------------------------------------------------
     MetricInfo("homogeneity", 1, "entropy", "each cluster holds items of one class",
                "1 - H(C|K)/H(C) (1 when H(C) = 0); C = gold classes, K = clusters", _RH07),
@@ -180,12 +164,32 @@ _INFOS: tuple[MetricInfo, ...] = (
                "(1/n) max_σ Σ_j n_σ(j) j (scipy.optimize.linear_sum_assignment)", _GOLDWATER),
 )
 
-_REGISTRY: dict[str, MetricInfo] = {m.name: m for m in _INFOS}
+#: Reliability / Sensitivity restricted to one kind of relation: document organisations
+#: (docs/organisation.md), kept out of :func:`available_metrics` (the clustering metrics)
+_ORGANISATION_INFOS: tuple[MetricInfo, ...] = (
+    MetricInfo("reliability_priority", 1, "reliability/sensitivity",
+               "Reliability over priority relations only (d above d')",
+               "reliability restricted to d ≻ d' (a higher level, or prioritised vs the tail)",
+               _AGV13, params={"n": 30, "w": 0.8}, overlap_aware=True),
+    MetricInfo("sensitivity_priority", 1, "reliability/sensitivity",
+               "Sensitivity over priority relations only",
+               "sensitivity restricted to d ≻ d'", _AGV13, params={"n": 30, "w": 0.8},
+               overlap_aware=True),
+    MetricInfo("reliability_relatedness", 1, "reliability/sensitivity",
+               "Reliability over relatedness relations only (same cluster)",
+               "reliability restricted to d ∼ d'", _AGV13, params={"n": 30, "w": 0.8},
+               overlap_aware=True),
+    MetricInfo("sensitivity_relatedness", 1, "reliability/sensitivity",
+               "Sensitivity over relatedness relations only (same cluster)",
+               "sensitivity restricted to d ∼ d'", _AGV13, params={"n": 30, "w": 0.8},
+               overlap_aware=True),
+)
+
+_REGISTRY: dict[str, MetricInfo] = {m.name: m for m in _INFOS + _ORGANISATION_INFOS}
 
 #: Metrics that are computed from the contingency table alone when nothing overlaps
 #: (every metric of SPEC §3).
-NON_OVERLAPPING_METRICS: tuple[str, ...] = tuple(
-    m for m in _REGISTRY if not m.startswith(("reliability_", "sensitivity_")))
+NON_OVERLAPPING_METRICS: tuple[str, ...] = tuple(m.name for m in _INFOS)
 
 #: The standard precision-like / recall-like pairs (for the dashboard and the F_α combination).
 METRIC_PAIRS: dict[str, tuple[str, str]] = {
@@ -198,9 +202,10 @@ METRIC_PAIRS: dict[str, tuple[str, str]] = {
 }
 
 
-def available_metrics() -> list[MetricInfo]:
-    """Every registered metric, in registry order."""
-    return list(_INFOS)
+def available_metrics(organisation: bool = False) -> list[MetricInfo]:
+    """Every registered clustering metric, in registry order; with ``organisation=True`` the
+    priority / relatedness parts of Reliability and Sensitivity too (docs/organisation.md)."""
+    return list(_INFOS) + (list(_ORGANISATION_INFOS) if organisation else [])
 
 
 def metric_info(name: str) -> MetricInfo:
