@@ -175,3 +175,10 @@ def test_cli_evaluate_info_compare_on_a_trec_campaign(tmp_path, capsys):
     assert main(["evaluate", "--gold", str(SMALL / "qrels.txt"), "--run",
                  str(SMALL / "runs" / "ranked.run"), "--format", "trec", "--metrics",
                  "reliability(n=800)", "--out", str(tmp_path / "s2.csv")]) == 0
+
+
+def test_clustering_metrics_are_refused_on_a_ranking_campaign():
+    from metrics.errors import UnanimityError
+
+    with pytest.raises(UnanimityError, match="clustering metrics \\(bcubed_precision\\)"):
+        evaluate(load(SMALL), "reliability,bcubed_precision")

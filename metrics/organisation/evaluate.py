@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from metrics.campaign import Campaign
+from metrics.errors import UnanimityError
 from metrics.organisation.ir import ir_scores
 from metrics.organisation.scores import RS_METRICS, organisation_rs
 from metrics.registry import MetricSpec, is_ir_measure
@@ -30,6 +31,13 @@ def organisation_blocks(campaign: Campaign, systems: Sequence[str], specs: Seque
     Returns the set of metric positions it filled.
     """
     done: set[int] = set()
+    if campaign.tail:
+        other = [str(s) for s in specs if not is_ir_measure(s) and s.name not in RS_METRICS]
+        if other:
+            raise UnanimityError(
+                f"campaign {campaign.name!r} ranks items over an unlimited collection: clustering "
+                f"metrics ({', '.join(other)}) do not apply; use reliability, sensitivity (and "
+                "their _priority / _relatedness parts) or IR measures such as nDCG@10, AP(rel=2)")
     ir = [i for i, s in enumerate(specs) if is_ir_measure(s)]
     if ir:
         values = ir_scores(campaign, systems, [str(specs[i]) for i in ir])
