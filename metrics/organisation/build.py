@@ -21,6 +21,7 @@ import pandas as pd
 from metrics.campaign import Campaign, Membership
 from metrics.errors import CampaignFormatError
 from metrics.report import ClusteringReport, LoadNote, ValidationReport
+from metrics.organisation._sorted import unique_int
 
 __all__ = ["build_organisation_campaign"]
 
@@ -109,7 +110,7 @@ def build_organisation_campaign(gold: pd.DataFrame, runs: Mapping[str, pd.DataFr
     key_all = t_all.astype(np.int64) * n_vocab + rank[i_codes]
     bounds = np.cumsum([0] + sizes)
     listed = key_all[: sizes[0]] if not tail else key_all
-    item_keys = np.unique(listed)
+    item_keys = unique_int(listed)
     item_topic = (item_keys // n_vocab).astype(np.int32)
     sorted_ids = np.asarray(i_uniq, dtype=object)[np.argsort(np.asarray(i_uniq, dtype=str),
                                                              kind="stable")]
@@ -124,7 +125,7 @@ def build_organisation_campaign(gold: pd.DataFrame, runs: Mapping[str, pd.DataFr
     gold_m = _membership(gold, g_idx, item_topic[g_idx])
     gold_rep = ClusteringReport(
         name="gold", sources=[gold_source], rows=len(gold) + g_dups,
-        items=int(np.unique(g_idx).size), topics=int(topics.size), duplicate_rows=g_dups,
+        items=int(unique_int(g_idx).size), topics=int(topics.size), duplicate_rows=g_dups,
         overlapping_items=gold_m.overlapping_items(), notes=gold_notes)
 
     memberships: dict[str, Membership] = {}

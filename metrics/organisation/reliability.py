@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.organisation.weights import DEFAULT_N, DEFAULT_W, level_weights
+from metrics.organisation._sorted import unique_int
 
 __all__ = ["Side", "RSScores", "reliability_sensitivity", "directional"]
 
@@ -85,7 +86,7 @@ class RSScores:
 
 
 def _dense(x: np.ndarray) -> np.ndarray:
-    return np.unique(x, return_inverse=True)[1].astype(np.int64)
+    return unique_int(x, return_inverse=True)[1].astype(np.int64)
 
 
 def _dominance(t: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray
@@ -131,7 +132,7 @@ def _pair_table(side: Side, rows: np.ndarray, is_multi: np.ndarray, n_items: int
     keys = side.item[p] * n_items + side.item[q]
     lt = (side.level[p] < side.level[q]).astype(np.float64)
     sh = ((side.cluster[p] == side.cluster[q]) & (side.cluster[p] >= 0)).astype(np.float64)
-    uk, inv = np.unique(keys, return_inverse=True)
+    uk, inv = unique_int(keys, return_inverse=True)
     return p, q, keys, uk, np.bincount(inv, lt, uk.size), np.bincount(inv, sh, uk.size)
 
 
@@ -186,11 +187,11 @@ def directional(own: Side, other: Side, n_items: int, n_groups: int, tail: bool,
         sel = np.flatnonzero(single & clustered & (oth_cluster[own.item] >= 0))
         if sel.size:
             cell = own.cluster[sel] * (int(oth_cluster.max()) + 1) + oth_cluster[own.item[sel]]
-            _, inv, cnt = np.unique(cell, return_inverse=True, return_counts=True)
+            _, inv, cnt = unique_int(cell, return_inverse=True, return_counts=True)
             num_r[sel] += wo[sel] * cnt[inv]
 
     # pairs involving an item with several occurrences (overlap): enumerated per group
-    multi_groups = np.unique(own.topic[~single])
+    multi_groups = unique_int(own.topic[~single])
     if multi_groups.size:
         o_order = np.argsort(own.topic, kind="stable")
         o_bounds = np.searchsorted(own.topic[o_order], np.arange(n_groups + 1))

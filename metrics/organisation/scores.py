@@ -20,6 +20,7 @@ import numpy as np
 from metrics.campaign import Campaign, Membership
 from metrics.errors import CampaignAlignmentError
 from metrics.organisation.reliability import Side, reliability_sensitivity
+from metrics.organisation._sorted import unique_int
 
 __all__ = ["RS_METRICS", "organisation_rs", "membership_levels"]
 
@@ -73,9 +74,9 @@ def campaign_sides(campaign: Campaign, systems: Sequence[str], missing: str = "p
             if absent_gold.any():
                 if missing == "error":
                     raise CampaignAlignmentError(
-                        f"system {name!r} misses {int(np.unique(g_item[absent_gold]).size)} "
+                        f"system {name!r} misses {int(unique_int(g_item[absent_gold]).size)} "
                         "gold item(s) and missing='error'")
-                miss = np.unique(g_item[absent_gold])
+                miss = unique_int(g_item[absent_gold])
                 last = np.ones(n_topics, dtype=np.int64)
                 np.maximum.at(last, campaign.item_topic[item], level)
                 m_level = last[campaign.item_topic[miss]]
@@ -109,7 +110,7 @@ def campaign_sides(campaign: Campaign, systems: Sequence[str], missing: str = "p
         has = codes >= 0
         if has.any():
             key = np.stack((groups[has], codes[has]), axis=1)
-            out[has] = np.unique(key, axis=0, return_inverse=True)[1].reshape(-1)
+            out[has] = unique_int(key[:, 0] * (int(key[:, 1].max()) + 1) + key[:, 1], return_inverse=True)[1]
         return out
 
     run_t, gold_t = cat("t"), cat("gt")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.errors import UnanimityError
+from metrics.organisation._sorted import unique_int
 
 __all__ = ["DEFAULT_N", "DEFAULT_W", "shift", "level_weights", "LevelWeights"]
 
@@ -82,7 +83,7 @@ def level_weights(topic: np.ndarray, level: np.ndarray, n_topics: int, tail: boo
     if topic.size == 0:
         return LevelWeights(np.zeros(0), np.zeros(0), np.ones(n_topics) if tail else np.zeros(n_topics))
     key = topic * (int(level.max()) + 1) + level
-    groups, inv, m = np.unique(key, return_inverse=True, return_counts=True)
+    groups, inv, m = unique_int(key, return_inverse=True, return_counts=True)
     g_topic = groups // (int(level.max()) + 1)
     # occurrences of the same topic on earlier levels (groups are sorted by topic, then level)
     csum = np.cumsum(m) - m
