@@ -109,9 +109,10 @@ def _read_arrow(data: bytes, names: list[str], kind: str, sep: str) -> pd.DataFr
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False))
     except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
         return None
+    used = ("qid", "docid", "grade") if kind == "qrels" else ("qid", "docid", "score")
     return pd.DataFrame({n: _obj(table.column(n).to_numpy(zero_copy_only=False))
                          if types[n] == pa.string() else table.column(n).to_numpy()
-                         for n in names})
+                         for n in used})  # the other columns are read (checked), not kept
 
 
 def _obj(values) -> pd.Series:
@@ -138,7 +139,7 @@ def _read(path: Path, kind: str) -> pd.DataFrame:
         except (ValueError, pd.errors.ParserError):
             raise _scan_problem(path, text, kind) from None
     if any((frame[c].to_numpy() == "").any() for c in ("qid", "docid")) or \
-            frame.iloc[:, -1].isna().any():
+            frame.isna().to_numpy().any():
         raise _scan_problem(path, text, kind)
     if re.search(r"\n[ \t\r]*\n", text):
         lines = [i for i, ln in enumerate(text.split("\n"), start=1) if ln.strip()]
@@ -164,7 +165,7 @@ def read_qrels(path: Path) -> pd.DataFrame:
                          "grade": f["grade"], "line": f["line"]})
 
 
-def read_run(path: Path) -> pd.DataFrame:
+def read_run(path: Path, notes: list[LoadNote] | None = None) -> pd.DataFrame:
     """A run -> ``topic, item, level, weight, line``: levels 1, 2, ... in trec_eval's order."""
     f = _read(path, "run")
     qid = f["qid"].to_numpy(dtype=object)
@@ -177,6 +178,18 @@ def read_run(path: Path) -> pd.DataFrame:
     q_sorted = q_code[order]
     starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
     level = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size])) + 1
+    # a document listed twice for a topic (trec_eval refuses it): keep the better-ranked copy
+    key = q_code[order] * (int(d_code.max(initial=0)) + 1) + d_code[order]
+    dup = pd.Series(key).duplicated(keep="first").to_numpy()
+    if dup.any():
+        first = int(f["line"].to_numpy()[order][dup].min())
+        if notes is not None:
+            notes.append(LoadNote(str(path), f"{int(dup.sum())} document(s) listed twice for a "
+                                  "topic: the lower-ranked copy skipped", first))
+        order = order[~dup]
+        q_sorted = q_code[order]
+        starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
+        level = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size])) + 1
     return pd.DataFrame({"topic": _obj(qid[order]), "item": _obj(doc[order]), "level": level,
                          "weight": f["score"].to_numpy()[order],
                          "line": f["line"].to_numpy()[order]})
@@ -189,18 +202,6 @@ def _gold_levels(qrels: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({"topic": _obj(qrels["topic"].to_numpy(dtype=object)),
                          "item": _obj(qrels["item"].to_numpy(dtype=object)), "level": level,
                          "weight": grade.astype(np.float64), "line": qrels["line"]})
-
-
-def _dedupe_run_items(run: pd.DataFrame, source: str, notes: list[LoadNote]) -> pd.DataFrame:
-    """A document listed twice for one topic: trec_eval refuses it; keep the first (best)."""
-    dup = run.duplicated(["topic", "item"], keep="first").to_numpy()
-    if dup.any():
-        first = int(run["line"].to_numpy()[np.flatnonzero(dup)].min())
-        notes.append(LoadNote(source, f"{int(dup.sum())} document(s) listed twice for a topic: "
-                              "the lower-ranked copy skipped", first))
-        run = run.loc[~dup].copy()
-        run["level"] = run.groupby("topic", sort=False).cumcount().to_numpy(np.int64) + 1
-    return run
 
 
 def _build(qrels_path: Path, run_paths: list[Path], name: str, source: str,
@@ -219,14 +220,15 @@ def _build(qrels_path: Path, run_paths: list[Path], name: str, source: str,
         if sys_name in runs:
             raise CampaignFormatError(p, f"system {sys_name!r} is given twice")
         r_notes: list[LoadNote] = []
-        runs[sys_name] = _dedupe_run_items(read_run(p), str(p), r_notes)
+        runs[sys_name] = read_run(p, r_notes)
         notes.extend(r_notes)
         sources[sys_name] = str(p)
     if not runs:
         raise CampaignFormatError(source, "no run files (runs/*.run[.gz])")
     return build_organisation_campaign(gold, runs, tail=True, name=name, source=source,
                                        gold_source=str(qrels_path), run_sources=sources,
-                                       notes=notes, testbed_rule=testbed_rule)
+                                       notes=notes, testbed_rule=testbed_rule,
+                                       runs_deduplicated=True)
 
 
 def load_trec_folder(folder: Path, name: str | None = None, testbed_rule=None) -> Campaign:

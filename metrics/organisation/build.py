@@ -70,8 +70,11 @@ def _membership(frame: pd.DataFrame, item_idx: np.ndarray, topic_code: np.ndarra
 def build_organisation_campaign(gold: pd.DataFrame, runs: Mapping[str, pd.DataFrame], *,
                                 tail: bool, name: str, source: str, gold_source: str,
                                 run_sources: Mapping[str, str], notes: list[LoadNote] | None = None,
-                                testbed_rule=None) -> Campaign:
-    """Code the rows of the gold and the runs into a campaign (see the module docstring)."""
+                                testbed_rule=None, runs_deduplicated: bool = False) -> Campaign:
+    """Code the rows of the gold and the runs into a campaign (see the module docstring).
+
+    ``runs_deduplicated``: the reader already skipped (and reported) duplicate run rows.
+    """
     notes = list(notes or [])
     if len(gold) == 0:
         raise CampaignFormatError(gold_source, "the gold has no item")
@@ -85,7 +88,7 @@ def build_organisation_campaign(gold: pd.DataFrame, runs: Mapping[str, pd.DataFr
     for system, frame in runs.items():
         r_notes: list[LoadNote] = []
         src = run_sources.get(system, system)
-        frame, dups = _dedupe(frame, system, src, r_notes)
+        frame, dups = (frame, 0) if runs_deduplicated else _dedupe(frame, system, src, r_notes)
         known = topic_index.get_indexer(frame["topic"].astype(str)) >= 0
         extra_topics = sorted(set(frame["topic"].astype(str)[~known]))
         if extra_topics:
