@@ -153,6 +153,7 @@ def test_duplicates_and_conflicts_are_reported(tmp_path):
     assert camp.report.gold.duplicate_rows == 1
     notes = [str(n) for n in camp.report.all_notes()]
     assert any("listed twice" in n and "line 2" in n for n in notes)
+    assert camp.report.systems["a"].duplicate_rows == 1
     (folder / "qrels.txt.gz").unlink()
     (folder / "qrels.txt").write_text("q1 0 d1 1\nq1 0 d1 2\n")
     with pytest.raises(CampaignFormatError, match="judged twice"):

@@ -190,9 +190,11 @@ def read_run(path: Path, notes: list[LoadNote] | None = None) -> pd.DataFrame:
         q_sorted = q_code[order]
         starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
         level = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size])) + 1
-    return pd.DataFrame({"topic": _obj(qid[order]), "item": _obj(doc[order]), "level": level,
-                         "weight": f["score"].to_numpy()[order],
-                         "line": f["line"].to_numpy()[order]})
+    out = pd.DataFrame({"topic": _obj(qid[order]), "item": _obj(doc[order]), "level": level,
+                        "weight": f["score"].to_numpy()[order],
+                        "line": f["line"].to_numpy()[order]})
+    out.attrs["duplicate_rows"] = int(dup.sum())
+    return out
 
 
 def _gold_levels(qrels: pd.DataFrame) -> pd.DataFrame:

@@ -88,7 +88,8 @@ def build_organisation_campaign(gold: pd.DataFrame, runs: Mapping[str, pd.DataFr
     for system, frame in runs.items():
         r_notes: list[LoadNote] = []
         src = run_sources.get(system, system)
-        frame, dups = (frame, 0) if runs_deduplicated else _dedupe(frame, system, src, r_notes)
+        frame, dups = ((frame, int(frame.attrs.get("duplicate_rows", 0))) if runs_deduplicated
+                       else _dedupe(frame, system, src, r_notes))
         known = topic_index.get_indexer(frame["topic"].astype(str)) >= 0
         extra_topics = sorted(set(frame["topic"].astype(str)[~known]))
         if extra_topics:
