@@ -50,6 +50,14 @@ class Membership:
     weight : ndarray of float64, shape (n_rows,), or None
         Membership weight where the source gives one (``label/0.6``), NaN where it does not;
         ``None`` when the source has no weights at all. Kept, not used by the metrics (docs/measures.md §1).
+        A TREC gold keeps each judgment's relevance grade here, a TREC run its score.
+    level : ndarray of int32, shape (n_rows,), or None
+        Document organisations (``docs/organisation.md``): the priority level of each row,
+        1 = highest; 0 marks an item listed in the tail (a TREC judgment of grade 0). ``None``
+        for a flat clustering (every row on level 1).
+    clustered : bool
+        False when the output states no clusters (a ranking, a filtering): its labels are then
+        one per row and carry no relatedness relation.
     """
 
     item: np.ndarray
@@ -57,6 +65,8 @@ class Membership:
     label_names: np.ndarray
     label_topic: np.ndarray
     weight: np.ndarray | None = None
+    level: np.ndarray | None = None
+    clustered: bool = True
 
     @property
     def n_rows(self) -> int:
@@ -149,6 +159,9 @@ class Campaign:
         Score table ``system, topic, metric, value`` for a campaign given as precomputed scores.
     source : str
         Where the campaign was loaded from.
+    tail : bool
+        Document organisations: True when the collection is unlimited, so every item an output
+        does not list is in its tail (``docs/organisation.md``); runs then miss no item.
     item_type : ndarray of int32, shape (n_items,), or None
         Word type code of each item, for token tagging campaigns (format ``conllu``): the
         type-level measures read it (``docs/type-level.md``); None otherwise.
@@ -166,6 +179,7 @@ class Campaign:
     report: ValidationReport
     scores: pd.DataFrame | None = None
     source: str = ""
+    tail: bool = False
     _offsets: np.ndarray | None = field(default=None, repr=False)
     # --- token tagging campaigns (type-level evaluation, docs/type-level.md) ---
     item_type: np.ndarray | None = field(default=None, repr=False)
@@ -180,6 +194,12 @@ class Campaign:
         if self.scores is not None:
             return list(pd.unique(self.scores["system"]))
         return []
+
+    @property
+    def is_organisation(self) -> bool:
+        """True when the outputs carry priority levels or the collection has a tail."""
+        return self.tail or (self.gold is not None and (
+            self.gold.level is not None or any(r.level is not None for r in self.runs.values())))
 
     @property
     def has_clusterings(self) -> bool:

@@ -157,12 +157,18 @@ def evaluate(
         )
     n_t, n_m = campaign.n_topics, len(specs)
     blocks = np.empty((len(names), n_t, n_m))
+    # document organisations and IR measures: every system at once (metrics.organisation)
+    from metrics.organisation.evaluate import organisation_blocks  # noqa: PLC0415
+    done = organisation_blocks(campaign, names, specs, missing, blocks)
     for si, system in enumerate(names):
+        if len(done) == n_m:
+            break
         aligned = campaign.aligned(system, missing)
         scorer = SystemScorer(campaign.gold, aligned, campaign.item_topic, n_t,
                               item_type=campaign.item_type)
         for mi, spec in enumerate(specs):
-            blocks[si, :, mi] = spec.info.kernel(scorer, **spec.params)
+            if mi not in done:
+                blocks[si, :, mi] = spec.info.kernel(scorer, **spec.params)
     per_system = n_t * n_m
     return pd.DataFrame({
         "system": np.repeat(np.asarray(names, dtype=object), per_system),

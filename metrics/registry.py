@@ -33,6 +33,8 @@ __all__ = [
     "parse_metrics",
     "split_metric_list",
     "TYPE_LEVEL_PAIRS",
+    "default_metric_pairs",
+    "is_ir_measure",
 ]
 
 
@@ -111,6 +113,10 @@ def _positive(v: float) -> bool:
     return v > 0 and math.isfinite(v)
 
 
+#: the weighting parameters of Reliability and Sensitivity (docs/organisation.md)
+_RS_CHECKS = {"n": (lambda v: v > 0, "n must be positive"),
+              "w": (lambda v: 0 < v < 1, "w must lie strictly between 0 and 1")}
+
 _INFOS: tuple[MetricInfo, ...] = (
     MetricInfo("purity", 1, "set matching", "share of items in their cluster's majority class",
                "(1/n) Σ_j max_i n_ij; with overlap Σ_j max_i n_ij / Σ_j |C_j|", _AMIGO09,
@@ -140,18 +146,25 @@ _INFOS: tuple[MetricInfo, ...] = (
                "R_mod = R_b3^(k-1)", _MD15, params={"k": 3}, overlap_aware=True,
                kernel=lambda s, k=3: s.adapted_recall(k),
                param_checks={"k": (lambda v: v >= 2, "k must be at least 2")}),
+    # --- Reliability & Sensitivity (flat clusterings and document organisations,
+    # docs/organisation.md); n and w weigh ranked positions and have no effect without a tail
     MetricInfo("reliability", 1, "reliability/sensitivity",
-               "Reliability for clustering: BCubed precision, occurrence-level with overlap",
-               "without overlap = BCubed precision; with overlap each (item, cluster) occurrence "
-               "is an element and a relation counts min(1, #shared classes / #shared clusters)",
-               _AGV13, overlap_aware=True,
-               kernel=lambda s: s.reliability_sensitivity[0]),
+               "Reliability: weighted precision of the priority and relatedness relations an "
+               "output states (a flat clustering: BCubed precision, occurrence-level with overlap)",
+               "Σ_e w(e) R(e), R(e) = Σ_{e' related to e in X} w(e') P(r(e,e') ∈ G) / "
+               "Σ_{e'} w(e'), P = min(1, |r in G| / |r in X|); the first n positions carry W_n = w "
+               "of the weight when the collection has a tail", _AGV13,
+               params={"n": 30, "w": 0.8}, overlap_aware=True,
+               kernel=lambda s, n=30, w=0.8: s.reliability_sensitivity[0],
+               param_checks=_RS_CHECKS),
     MetricInfo("sensitivity", 1, "reliability/sensitivity",
-               "Sensitivity for clustering: BCubed recall, occurrence-level with overlap",
-               "without overlap = BCubed recall; with overlap each (item, class) occurrence "
-               "is an element and a relation counts min(1, #shared clusters / #shared classes)",
-               _AGV13, overlap_aware=True,
-               kernel=lambda s: s.reliability_sensitivity[1]),
+               "Sensitivity: Reliability with the output and the gold swapped (a flat clustering: "
+               "BCubed recall, occurrence-level with overlap)",
+               "as reliability, with X and G exchanged", _AGV13,
+               params={"n": 30, "w": 0.8}, overlap_aware=True,
+               kernel=lambda s, n=30, w=0.8: s.reliability_sensitivity[1],
+               param_checks=_RS_CHECKS),
+    # --- end Reliability & Sensitivity -------------------------------------------------------
     MetricInfo("homogeneity", 1, "entropy", "each cluster holds items of one class",
                "1 - H(C|K)/H(C) (1 when H(C) = 0); C = gold classes, K = clusters", _RH07,
                kernel=lambda s: s.entropies.homogeneity),
@@ -237,7 +250,29 @@ _TYPE_INFOS: tuple[MetricInfo, ...] = (
 _TYPE_INFOS = tuple(replace(m, kernel=TYPE_KERNELS[m.name]) for m in _TYPE_INFOS)
 _INFOS = _INFOS + _TYPE_INFOS
 
-_REGISTRY: dict[str, MetricInfo] = {m.name: m for m in _INFOS}
+#: Reliability / Sensitivity restricted to one kind of relation: document organisations
+#: (docs/organisation.md), kept out of :func:`available_metrics` (the clustering metrics)
+_ORGANISATION_INFOS: tuple[MetricInfo, ...] = (
+    MetricInfo("reliability_priority", 1, "reliability/sensitivity",
+               "Reliability over priority relations only (d above d')",
+               "reliability restricted to d ≻ d' (a higher level, or prioritised vs the tail)",
+               _AGV13, params={"n": 30, "w": 0.8}, overlap_aware=True,
+               param_checks=_RS_CHECKS),
+    MetricInfo("sensitivity_priority", 1, "reliability/sensitivity",
+               "Sensitivity over priority relations only",
+               "sensitivity restricted to d ≻ d'", _AGV13, params={"n": 30, "w": 0.8},
+               overlap_aware=True, param_checks=_RS_CHECKS),
+    MetricInfo("reliability_relatedness", 1, "reliability/sensitivity",
+               "Reliability over relatedness relations only (same cluster)",
+               "reliability restricted to d ∼ d'", _AGV13, params={"n": 30, "w": 0.8},
+               overlap_aware=True, param_checks=_RS_CHECKS),
+    MetricInfo("sensitivity_relatedness", 1, "reliability/sensitivity",
+               "Sensitivity over relatedness relations only (same cluster)",
+               "sensitivity restricted to d ∼ d'", _AGV13, params={"n": 30, "w": 0.8},
+               overlap_aware=True, param_checks=_RS_CHECKS),
+)
+
+_REGISTRY: dict[str, MetricInfo] = {m.name: m for m in _INFOS + _ORGANISATION_INFOS}
 
 #: The type-level precision / recall pair, for token tagging campaigns.
 TYPE_LEVEL_PAIRS: dict[str, tuple[str, str]] = {
@@ -257,10 +292,12 @@ METRIC_PAIRS: dict[str, tuple[str, str]] = {
 }
 
 
-def available_metrics(type_level: bool = False) -> list[MetricInfo]:
-    """Every registered metric, in registry order; the type-level ones only with ``type_level``
-    (they need a token tagging campaign, ``docs/type-level.md``)."""
-    return [m for m in _INFOS if type_level or not m.type_level]
+def available_metrics(type_level: bool = False, organisation: bool = False) -> list[MetricInfo]:
+    """Every registered clustering metric, in registry order; with ``type_level`` the type-level
+    ones too (they need a token tagging campaign, ``docs/type-level.md``), with ``organisation``
+    the priority / relatedness parts of Reliability and Sensitivity (``docs/organisation.md``)."""
+    return ([m for m in _INFOS if type_level or not m.type_level]
+            + (list(_ORGANISATION_INFOS) if organisation else []))
 
 
 def metric_info(name: str) -> MetricInfo:
@@ -366,6 +403,10 @@ def parse_metric(text: str | MetricSpec) -> MetricSpec:
     if isinstance(text, MetricSpec):
         return text
     m = _NAME_RE.match(str(text))
+    if not m or m.group(1) not in _REGISTRY or _REGISTRY[m.group(1)].family == "ir_measures":
+        ir = _ir_measure_spec(str(text))  # nDCG@10, AP(rel=2), ... through ir_measures
+        if ir is not None:
+            return ir
     if not m:
         raise UnanimityError(f"cannot read metric {text!r}; expected name or name(param=value)")
     name, args = m.group(1), m.group(2)
@@ -387,6 +428,52 @@ def parse_metric(text: str | MetricSpec) -> MetricSpec:
                 )
             params[key] = _coerce(name, key, raw, defaults[key])
     return MetricSpec(name, params)
+
+
+# --- IR measures (ir_measures) and the metric pairs of a campaign's task ----------------------
+_IR_REFERENCE = ("MacAvaney, Macdonald, Ounis. Streamlining evaluation with ir-measures. ECIR "
+                 "2022; computed by pytrec_eval / trec_eval")
+
+
+def _ir_measure_spec(text: str) -> MetricSpec | None:
+    """A spec for an ``ir_measures`` name (registered on first use), or None."""
+    from metrics.organisation.ir import parse_ir_measure  # noqa: PLC0415
+
+    measure = parse_ir_measure(text)
+    if measure is None:
+        return None
+    name = str(measure)
+    if name not in _REGISTRY:
+        _REGISTRY[name] = MetricInfo(name, 1, "ir_measures", f"IR measure {name} (trec_eval)",
+                                     f"{name} as ir_measures and trec_eval define it",
+                                     _IR_REFERENCE)
+    return MetricSpec(name, {})
+
+
+def is_ir_measure(spec: MetricSpec) -> bool:
+    """True for a measure computed by ``ir_measures``."""
+    return spec.name in _REGISTRY and _REGISTRY[spec.name].family == "ir_measures"
+
+
+def default_metric_pairs(campaign) -> dict[str, tuple[str, str]]:
+    """The precision-like / recall-like pairs that fit a campaign's task, best first.
+
+    Organisations with a tail (rankings): Reliability/Sensitivity, P@10/R@10 and nDCG@10/AP
+    (``ir_measures`` names); other organisations: Reliability/Sensitivity and their priority and
+    relatedness parts; flat clusterings: :data:`METRIC_PAIRS`; a score table: none.
+    """
+    if not campaign.has_clusterings:
+        return {}
+    if campaign.tail:
+        return {"Reliability/Sensitivity": ("reliability", "sensitivity"),
+                "P@10/R@10": ("P@10", "R@10"),
+                "nDCG@10/AP": ("nDCG@10", "AP")}
+    if campaign.is_organisation:
+        return {"Reliability/Sensitivity": ("reliability", "sensitivity"),
+                "Priority R/S": ("reliability_priority", "sensitivity_priority"),
+                "Relatedness R/S": ("reliability_relatedness", "sensitivity_relatedness")}
+    return dict(METRIC_PAIRS)
+# --- end IR measures ------------------------------------------------------------------------
 
 
 def split_metric_list(text: str) -> list[str]:

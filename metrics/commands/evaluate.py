@@ -44,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _list_metrics() -> int:
     from metrics.registry import available_metrics  # noqa: PLC0415
 
-    for m in available_metrics(type_level=True):
+    for m in available_metrics(type_level=True, organisation=True):
         params = ", ".join(f"{k}={v}" for k, v in m.params.items())
         arrow = "higher" if m.direction > 0 else "lower"
         print(f"{m.name:24s} {arrow:6s} {m.family:24s} {params:8s} {m.description}")

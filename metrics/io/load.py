@@ -24,10 +24,15 @@ from metrics.io.source import Budget, Meter, Node, as_node
 from metrics.io.text import check_encoding, strip_extensions, utf16_problem
 from metrics.io.weps import read_weps
 from metrics.report import LoadNote
+# document organisations (docs/organisation.md)
+from metrics.io.organisation import (load_organisation_files, load_organisation_folder,
+                                     looks_like_organisation)
+from metrics.io.trec import is_trec_folder, load_trec_files, load_trec_folder, looks_like_trec
 
 __all__ = ["FORMATS", "detect_format", "load", "load_files", "read_clustering"]
 
-FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores", "conllu")
+FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores", "conllu",
+                            "trec", "organisation")  # the last two: docs/organisation.md
 CONFIG_NAME = "campaign.toml"
 _DATA_SUFFIXES = (".tsv", ".csv", ".txt", ".key", ".parquet", ".gz", ".conllu")
 
@@ -81,10 +86,14 @@ def detect_format(path: object) -> str:
         return "replab"
     if scoretable.looks_like_scores(first):
         return "scores"
+    if looks_like_organisation(first):  # topic, item, level[, cluster]
+        return "organisation"
     if looks_like_long(first):
         return "long"
     if conllu.looks_like_conllu(first):
         return "conllu"
+    if looks_like_trec(first):  # qrels or run lines
+        return "trec"
     if semeval.looks_like_semeval(first):
         return "semeval"
     wide = scoretable.wide_table_problem(first)
@@ -123,7 +132,7 @@ def read_clustering(path: object, fmt: str | None = None, encoding: str | None =
 
 _CONFIG_TYPES = {"name": str, "format": str, "testbed_regex": str, "testbeds": str,
                  "encoding": str, "attribution": str, "licence": str, "license": str,
-                 "description": str, **conllu.OPTION_TYPES}
+                 "description": str, "tail": bool, **conllu.OPTION_TYPES}
 
 
 def _read_config(folder: Node) -> dict:
@@ -145,7 +154,8 @@ def _read_config(folder: Node) -> dict:
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
             kind = {str: "a text string", bool: "true or false", int: "a whole number",
                     list: "a list"}[want]
-            raise CampaignFormatError(cfg_node, f"{key} = {value!r} is not {kind}")
+            raise CampaignFormatError(cfg_node, f"{key} = {value!r} is not {kind}: {key} must be "
+                                      f"{kind}")
     if cfg.get("format") is not None and cfg["format"] not in FORMATS:
         raise CampaignFormatError(
             cfg_node, f"format {cfg['format']!r} is none of {', '.join(FORMATS)}"
@@ -244,39 +254,46 @@ def _runs_from(paths: Sequence[Node], fmt: str | None, encoding: str | None,
     return runs
 
 
+def _testbed_rule(folder: Node, cfg: dict, testbeds):
+    """The test-bed rule: the caller's, else the config's file, else the config's regex."""
+    if testbeds is not None:
+        return testbeds
+    if cfg.get("testbeds"):
+        return _testbed_file(folder, cfg["testbeds"])
+    return cfg.get("testbed_regex")
+
+
 def _load_folder(folder: Node, fmt: str | None, testbeds, name: str | None,
                  reader_options: Mapping[str, object] | None = None) -> Campaign:
     cfg = _read_config(folder)
     fmt = fmt or cfg.get("format")
     encoding = cfg.get("encoding")
     notes: list[LoadNote] = []
+    if fmt == "trec" or (fmt is None and is_trec_folder(folder)):
+        return load_trec_folder(folder, name=name or cfg.get("name"),
+                                testbed_rule=_testbed_rule(folder, cfg, testbeds))
     gold_path = _find_gold(folder)
     gold_fmt = fmt or detect_format(gold_path)
     if gold_fmt == "conllu":  # token tagging: runs are aligned with the gold token by token
         opts = {k: cfg[k] for k in conllu.OPTION_KEYS if k in cfg}
         opts.update({k: v for k, v in dict(reader_options or {}).items() if v is not None})
-        rule = testbeds
-        if rule is None and cfg.get("testbeds"):
-            rule = _testbed_file(folder, cfg["testbeds"])
-        if rule is None and cfg.get("testbed_regex"):
-            rule = cfg["testbed_regex"]
         return conllu.load_conllu_campaign(
             gold_path, _find_runs(folder, notes), opts, name=name or cfg.get("name") or folder.name,
-            source=str(folder), testbed_rule=rule, notes=notes)
+            source=str(folder), testbed_rule=_testbed_rule(folder, cfg, testbeds), notes=notes)
+    if gold_fmt == "organisation":
+        return load_organisation_folder(
+            folder, gold_path, _find_runs(folder, notes), cfg.get("tail", False),
+            name or cfg.get("name") or folder.name, notes, _testbed_rule(folder, cfg, testbeds),
+            encoding or "utf-8")
     if gold_fmt == "scores":
         raise CampaignFormatError(gold_path, "the gold is a score table; give the file itself")
     gold = read_clustering(gold_path, gold_fmt, encoding)
     if gold.system is not None:
         raise CampaignFormatError(gold_path, "the gold has a system column; remove it")
     runs = _runs_from(_find_runs(folder, notes), fmt, encoding)
-    rule = testbeds
-    if rule is None and cfg.get("testbeds"):
-        rule = _testbed_file(folder, cfg["testbeds"])
-    if rule is None and cfg.get("testbed_regex"):
-        rule = cfg["testbed_regex"]
     return build_campaign(
         gold, runs, name=name or cfg.get("name") or folder.name, source=str(folder),
-        testbed_rule=rule, notes=notes,
+        testbed_rule=_testbed_rule(folder, cfg, testbeds), notes=notes,
     )
 
 
@@ -378,11 +395,17 @@ def load_files(
         raise UnanimityError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     meter = Meter(budget or Budget.from_env())
     nodes = [as_node(f, meter) for f in [gold_path, *map(Path, runs)]]
-    if (format or detect_format(nodes[0])) == "conllu":
+    fmt = format or detect_format(nodes[0])
+    default_name = name or gold_path.parent.name or "campaign"
+    if fmt == "conllu":
         return conllu.load_conllu_campaign(
-            nodes[0], nodes[1:], reader_options,
-            name=name or gold_path.parent.name or "campaign", source=str(gold_path),
+            nodes[0], nodes[1:], reader_options, name=default_name, source=str(gold_path),
             testbed_rule=testbeds, run_names=run_names)
+    if fmt == "trec":
+        return load_trec_files(nodes[0], nodes[1:], name=default_name, testbed_rule=testbeds)
+    if fmt == "organisation":
+        return load_organisation_files(nodes[0], nodes[1:], name=default_name,
+                                       testbed_rule=testbeds)
     g = read_clustering(nodes[0], format)
     if g.system is not None:
         raise CampaignFormatError(gold_path, "the gold has a system column; remove it")
