@@ -53,7 +53,7 @@ class Counts:
     @cached_property
     def class_lookup(self) -> pd.MultiIndex:
         return pd.MultiIndex.from_arrays([self.gold_classes["topic"].to_numpy(),
-                                          self.gold_classes["class"].astype(str).to_numpy()])
+                                          self.gold_classes["class"].to_numpy()])
 
     def of(self, table: str, system: int) -> pd.DataFrame:
         frame = getattr(self, table)
@@ -69,8 +69,13 @@ class SystemCounts:
 
 
 def _codes(lookup: pd.MultiIndex, topic, label) -> np.ndarray:
-    idx = lookup.get_indexer(pd.MultiIndex.from_arrays([np.asarray(topic),
-                                                        np.asarray(label).astype(str)]))
+    """Row of each (topic, label) in ``lookup``; signature labels (text) are converted to the
+    lookup's label type first."""
+    label = np.asarray(label)
+    kind = lookup.levels[1].dtype
+    if pd.api.types.is_integer_dtype(kind) and label.dtype.kind not in "iu":
+        label = label.astype(np.int64)
+    idx = lookup.get_indexer(pd.MultiIndex.from_arrays([np.asarray(topic), label]))
     if (idx < 0).any():
         raise AssertionError("a label of the counts is not in the size tables")
     return idx
@@ -108,7 +113,7 @@ def system_counts(counts: Counts, system: int, penalize: bool) -> SystemCounts:
     clus = counts.of("clusters", system).sort_values(["topic", "cluster"], kind="stable")
     clus = clus.reset_index(drop=True)
     cluster_lookup = pd.MultiIndex.from_arrays([clus["topic"].to_numpy(),
-                                                clus["cluster"].astype(str).to_numpy()])
+                                                clus["cluster"].to_numpy()])
     cells = counts.of("cells", system)
     miss = counts.of("missing", system)
     sig = counts.of("signatures", system).reset_index(drop=True)

@@ -88,21 +88,31 @@ def _target_dtype(dtypes) -> object:
 
 
 def _as(values: pd.Series, dtype) -> pd.Series:
+    """``values`` as ``dtype``; a categorical column converts its categories only."""
     if isinstance(values.dtype, pd.CategoricalDtype):
-        values = values.astype(values.cat.categories.dtype)
+        cats = values.cat.categories.astype(dtype)
+        return pd.Series(cats.take(values.cat.codes.to_numpy()), index=values.index)
     return values.astype(dtype)
 
 
+def _topic_codes(values: pd.Series, topics: pd.Index) -> np.ndarray:
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        table = topics.get_indexer(values.cat.categories.astype(str))
+        return table[values.cat.codes.to_numpy()].astype(np.int32)
+    return topics.get_indexer(values.astype(str)).astype(np.int32)
+
+
 def _normalise(part: pd.DataFrame, source: str, system: int, systems: pd.Index | None,
-               item_dtype, label_dtype, n_parts: int) -> pd.DataFrame:
-    """Rows of one input partition as ``topic, item, label, system, _p`` (``_p`` the target
-    partition of the shuffle, from a hash of topic and item)."""
+               item_dtype, label_dtype, n_parts: int, topics: pd.Index) -> pd.DataFrame:
+    """Rows of one input partition as ``topic, item, label, system, _p``: ``topic`` the code of
+    the topic in ``topics`` (the gold's, sorted, then the others), ``_p`` the target partition
+    of the shuffle, from a hash of topic and item."""
     for col in ("topic", "item", "cluster") + (("system",) if systems is not None else ()):
         n_null = int(part[col].isna().sum())
         if n_null:
             raise UnanimityError(f"{source}: {n_null} row(s) with an empty {col}")
     out = pd.DataFrame({
-        "topic": _as(part["topic"], pd.StringDtype()),
+        "topic": _topic_codes(part["topic"], topics),
         "item": _as(part["item"], item_dtype),
         "label": _as(part["cluster"], label_dtype),
     })
@@ -115,12 +125,12 @@ def _normalise(part: pd.DataFrame, source: str, system: int, systems: pd.Index |
     return out
 
 
-def _map(part: pd.DataFrame, topics: list[str]) -> dict[str, pd.DataFrame]:
+def _map(part: pd.DataFrame, n_topics: int) -> dict[str, pd.DataFrame]:
     gold_rows = part["system"].to_numpy() < 0
     gold = part.loc[gold_rows, ["topic", "item", "label"]].rename(columns={"label": "class"})
     run = part.loc[~gold_rows, ["topic", "item", "label", "system"]].rename(
         columns={"label": "cluster"})
-    return partition_counts(gold, run, pd.Index(topics))
+    return partition_counts(gold, run, n_topics)
 
 
 def local_cluster(memory_limit: str | int | None = None, n_workers: int | None = None,
@@ -194,7 +204,7 @@ def _compute(client, collections: list, progress: bool) -> list:
 
 
 def _report(layout: CampaignLayout, counts: Counts, names: list[str],
-            sources: list[str]) -> ValidationReport:
+            sources: list[str], all_topics: np.ndarray) -> ValidationReport:
     g = counts.gold_topics
     dups = int(g["raw_rows"].sum() - g["rows"].sum())
     gold = ClusteringReport(
@@ -211,7 +221,7 @@ def _report(layout: CampaignLayout, counts: Counts, names: list[str],
         known = rt[rt["topic"].to_numpy() >= 0]
         covered = np.bincount(known["topic"], weights=known["covered"],
                               minlength=counts.topics.size)
-        extra_topics = sorted(set(counts.of("extra_topics", si)["name"].astype(str)))
+        extra_topics = sorted(all_topics[counts.of("extra_topics", si)["topic"].to_numpy()])
         dups = int(rt["raw_rows"].sum() - rt["rows"].sum())
         notes = []
         if dups:
@@ -295,11 +305,14 @@ def evaluate_dask(
     n_parts = max(1, math.ceil(total_rows / max(int(partition_rows), 1)))
 
     with _client(client, scheduler, memory_limit, say) as cl:
-        seen = [_first_seen(frames[0]["topic"])] + [
+        seen = [_first_seen(f["topic"]) for f in frames] + [
             _first_seen(f["system"]) for t, f in zip(layout.runs, frames[1:]) if t.has_system]
         seen = _compute(cl, seen, False)
         topics = sorted(set(seen[0].astype(str)))
-        run_systems, sources, parts, k = [], [], [], 1
+        others = set().union(*(set(x.astype(str)) for x in seen[1:len(frames)])) - set(topics)
+        all_topics = np.asarray(topics + sorted(others), dtype=object)
+        topic_index = pd.Index(all_topics)
+        run_systems, sources, parts, k = [], [], [], len(frames)
         for t, f in zip(layout.runs, frames[1:]):
             names = list(pd.unique(seen[k].astype(str))) if t.has_system else [t.system]
             k += t.has_system
@@ -312,12 +325,13 @@ def evaluate_dask(
                         for n in names]
             parts.append(f.map_partitions(
                 _normalise, str(t.path), base, pd.Index(names) if t.has_system else None,
-                item_dtype, label_dtype, n_parts, meta=_meta(item_dtype, label_dtype)))
+                item_dtype, label_dtype, n_parts, topic_index,
+                meta=_meta(item_dtype, label_dtype)))
         gold = frames[0].map_partitions(_normalise, str(layout.gold.path), -1, None,
-                                        item_dtype, label_dtype, n_parts,
+                                        item_dtype, label_dtype, n_parts, topic_index,
                                         meta=_meta(item_dtype, label_dtype))
         rows = dd.concat([gold, *parts]).shuffle(on="_p", npartitions=n_parts)
-        pieces = [dask.delayed(_map)(d, topics) for d in rows.to_delayed()]
+        pieces = [dask.delayed(_map)(d, len(topics)) for d in rows.to_delayed()]
         dtypes = table_dtypes(label_dtype, label_dtype)
         lazies = []
         for name in TABLES:
@@ -337,7 +351,7 @@ def evaluate_dask(
     tables["gold_classes"] = tables["gold_classes"].sort_values(
         ["topic", "class"], kind="stable").reset_index(drop=True)
     counts = Counts(topics=np.asarray(topics, dtype=object), **tables)
-    report = _report(layout, counts, run_systems, sources)
+    report = _report(layout, counts, run_systems, sources, all_topics)
     chosen = list(run_systems) if systems is None else list(systems)
     unknown = [s for s in chosen if s not in run_systems]
     if unknown:
@@ -356,6 +370,6 @@ def evaluate_dask(
 
 def _meta(item_dtype, label_dtype) -> pd.DataFrame:
     return pd.DataFrame({
-        "topic": pd.Series([], dtype=pd.StringDtype()), "item": pd.Series([], dtype=item_dtype),
+        "topic": pd.Series([], dtype=np.int32), "item": pd.Series([], dtype=item_dtype),
         "label": pd.Series([], dtype=label_dtype), "system": pd.Series([], dtype=np.int16),
         "_p": pd.Series([], dtype=np.int64)})

@@ -17,7 +17,7 @@ import pyarrow.dataset as ds
 
 from metrics.errors import CampaignFormatError
 
-__all__ = ["Table", "CampaignLayout", "find_layout", "LONG_COLUMNS"]
+__all__ = ["Table", "CampaignLayout", "find_layout", "load_in_memory", "LONG_COLUMNS"]
 
 LONG_COLUMNS = ("topic", "item", "cluster")
 
@@ -114,3 +114,36 @@ def find_layout(root: str | Path) -> CampaignLayout:
                                   "runs.parquet with a system column")
     runs = tuple(read_table_info(p, system=_stem(p)) for p in paths)
     return CampaignLayout(root=root, gold=gold, runs=runs)
+
+
+def load_in_memory(root: str | Path):
+    """The same campaign loaded whole into memory, for the in-memory engine.
+
+    Reads every table of :func:`find_layout` with pyarrow (part folders included) and builds
+    the campaign with :func:`metrics.io.build.build_campaign`, so that both engines can be run
+    on one layout when it fits in memory (tests, benchmarks).
+    """
+    from metrics.io.build import RawClustering, build_campaign, split_by_system  # noqa: PLC0415
+
+    layout = find_layout(root)
+
+    def raw(table: Table) -> RawClustering:
+        frame = ds.dataset(table.path, format="parquet").to_table().to_pandas()
+        frame.columns = [str(c).lower() for c in frame.columns]
+
+        def col(name):
+            s = frame[name]
+            if hasattr(s, "cat"):
+                return s.array.rename_categories(s.cat.categories.astype(str))
+            return s.astype(str).to_numpy(dtype=object)
+
+        return RawClustering(source=str(table.path), topic=col("topic"), item=col("item"),
+                             label=col("cluster"),
+                             system=col("system") if table.has_system else None)
+
+    runs = {}
+    for table in layout.runs:
+        r = raw(table)
+        runs.update(split_by_system(r) if r.system is not None else {table.system: r})
+    return build_campaign(raw(layout.gold), runs, name=layout.root.name,
+                          source=str(layout.root))

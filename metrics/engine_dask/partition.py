@@ -18,7 +18,7 @@ Tables (``system`` and ``topic`` are integer codes; ``class``/``cluster`` the la
 * ``run_topics``   system, topic, raw_rows, rows, covered, extra, overlapping — per topic the
   run's rows, the gold items it assigns, its distinct extra (topic, item) pairs and its items
   with several clusters (``topic = -1``: topics the gold does not have);
-* ``extra_topics`` system, name — names of those topics;
+* ``extra_topics`` system, topic — the codes of those topics;
 * ``clusters``     system, topic, cluster, n — |C_j| over the aligned (gold) items;
 * ``cells``        system, topic, class, cluster, single, n — n_ij; ``single`` marks the part
   contributed by items with one class and one cluster (the rest is the L(e) × C(e) expansion
@@ -52,7 +52,7 @@ def table_dtypes(class_dtype, cluster_dtype) -> dict[str, dict[str, object]]:
         "gold_classes": {"topic": code, "class": class_dtype, "n": i64},
         "run_topics": {"system": sys_, "topic": code, "raw_rows": i64, "rows": i64,
                        "covered": i64, "extra": i64, "overlapping": i64},
-        "extra_topics": {"system": sys_, "name": pd.StringDtype()},
+        "extra_topics": {"system": sys_, "topic": code},
         "clusters": {"system": sys_, "topic": code, "cluster": cluster_dtype, "n": i64},
         "cells": {"system": sys_, "topic": code, "class": class_dtype, "cluster": cluster_dtype,
                   "single": np.dtype(bool), "n": i64},
@@ -91,14 +91,13 @@ def _joined(owner: np.ndarray, labels: np.ndarray) -> pd.Series:
     return frame.groupby("o", sort=True)["l"].agg(LABEL_SEP.join)
 
 
-def _gold(gold: pd.DataFrame, topic_index: pd.Index, icode: np.ndarray, n_i: int):
-    gt = topic_index.get_indexer(gold["topic"]).astype(np.int64)
+def _gold(gold: pd.DataFrame, n_t: int, icode: np.ndarray, n_i: int):
+    gt = gold["topic"].to_numpy(np.int64)
     g_key = gt * n_i + icode
     items, g_inv = np.unique(g_key, return_inverse=True)
     gl, g_names = pd.factorize(gold["class"], use_na_sentinel=False)
     gi, gl = _dedupe(g_inv.reshape(-1), gl, len(g_names))
     item_topic = items // n_i
-    n_t = topic_index.size
     kg = np.bincount(gi, minlength=items.size)
     topics = pd.DataFrame({
         "topic": np.arange(n_t, dtype=np.int32),
@@ -115,37 +114,41 @@ def _gold(gold: pd.DataFrame, topic_index: pd.Index, icode: np.ndarray, n_i: int
     return items, item_topic, gi, gl, np.asarray(g_names), kg, topics, classes
 
 
-def partition_counts(gold: pd.DataFrame, run: pd.DataFrame, topic_index: pd.Index
+def partition_counts(gold: pd.DataFrame, run: pd.DataFrame, n_t: int
                      ) -> dict[str, pd.DataFrame]:
     """The count tables (module docstring) of one partition.
 
     Parameters
     ----------
     gold : DataFrame with columns topic, item, class
-        The gold rows of this partition (every row of a (topic, item) is here).
+        The gold rows of this partition (every row of a (topic, item) is here); ``topic`` an
+        integer code in [0, n_t).
     run : DataFrame with columns topic, item, cluster, system
-        The rows of every run for the same (topic, item)s; ``system`` an integer code.
-    topic_index : pandas.Index
-        The gold's topics (codes are positions in it).
+        The rows of every run for the same (topic, item)s; ``system`` an integer code,
+        ``topic`` a code, n_t or more for a topic the gold does not have.
+    n_t : int
+        Number of gold topics.
     """
     n_g = len(gold)
     icode, _ = pd.factorize(pd.concat([gold["item"], run["item"]], ignore_index=True),
                             use_na_sentinel=False)
     n_i = int(icode.max()) + 1 if icode.size else 1
     items, item_topic, gi, gl, g_names, kg, g_topics, g_classes = _gold(
-        gold, topic_index, icode[:n_g], n_i)
-    n_items, n_t = items.size, topic_index.size
+        gold, n_t, icode[:n_g], n_i)
+    n_items = items.size
     g_label_of_item = np.zeros(n_items, dtype=np.int64)
     g_label_of_item[gi] = gl
     acc: dict[str, list] = {k: [] for k in TABLES[2:]}
     r_sys = run["system"].to_numpy()
-    r_topic_all = topic_index.get_indexer(run["topic"]).astype(np.int64)
+    r_topic_code = run["topic"].to_numpy(np.int64)
+    r_topic_all = np.where(r_topic_code < n_t, r_topic_code, -1)
     r_icode = icode[n_g:]
+    r_lab_all, r_names = pd.factorize(run["cluster"], use_na_sentinel=False)
+    r_names = np.asarray(r_names)
     for s in np.unique(r_sys):   # a loop over the systems of the partition, not over items
         sel = np.flatnonzero(r_sys == s)
         rt = r_topic_all[sel]
-        rl, r_names = pd.factorize(run["cluster"].to_numpy()[sel], use_na_sentinel=False)
-        r_names = np.asarray(r_names)
+        rl = r_lab_all[sel]
         key_all = (rt + 1) * n_i + r_icode[sel]          # topic -1 (not in the gold) -> 0
         rk_u, rk_inv = np.unique(key_all, return_inverse=True)
         ri, rlab = _dedupe(rk_inv.reshape(-1), rl, len(r_names))
@@ -167,8 +170,8 @@ def partition_counts(gold: pd.DataFrame, run: pd.DataFrame, topic_index: pd.Inde
         })
         acc["run_topics"].append(frame[frame["raw_rows"] > 0])
         if (rt < 0).any():
-            names = pd.unique(run["topic"].to_numpy()[sel][rt < 0]).astype(str)
-            acc["extra_topics"].append(pd.DataFrame({"system": s, "name": names}))
+            codes = np.unique(r_topic_code[sel[rt < 0]])
+            acc["extra_topics"].append(pd.DataFrame({"system": s, "topic": codes}))
         t, c, n = _pairs(item_topic[m_item], m_lab, len(r_names))
         acc["clusters"].append(pd.DataFrame({"system": s, "topic": t.astype(np.int32),
                                              "cluster": r_names[c], "n": n}))
