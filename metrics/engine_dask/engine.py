@@ -43,7 +43,7 @@ log = logging.getLogger("metrics.engine_dask")
 
 #: rows (gold + runs) per partition after the shuffle: ~100 MB of pandas per partition and
 #: a map step of about a second on one core (docs/dask.md, "Partition size")
-PARTITION_ROWS = 4_000_000
+PARTITION_ROWS = 2_000_000
 
 #: group-by keys of each count table
 _KEYS = {
@@ -103,10 +103,12 @@ def _topic_codes(values: pd.Series, topics: pd.Index) -> np.ndarray:
 
 
 def _normalise(part: pd.DataFrame, source: str, system: int, systems: pd.Index | None,
-               item_dtype, label_dtype, n_parts: int, topics: pd.Index) -> pd.DataFrame:
+               item_dtype, label_dtype, n_parts: int, topics: pd.Index,
+               keep: np.ndarray | None = None) -> pd.DataFrame:
     """Rows of one input partition as ``topic, item, label, system, _p``: ``topic`` the code of
     the topic in ``topics`` (the gold's, sorted, then the others), ``_p`` the target partition
-    of the shuffle, from a hash of topic and item."""
+    of the shuffle, from a hash of topic and item; only the systems ``keep`` (codes) when
+    given."""
     for col in ("topic", "item", "cluster") + (("system",) if systems is not None else ()):
         n_null = int(part[col].isna().sum())
         if n_null:
@@ -120,6 +122,8 @@ def _normalise(part: pd.DataFrame, source: str, system: int, systems: pd.Index |
         out["system"] = np.int16(system)
     else:
         out["system"] = systems.get_indexer(_as(part["system"], str)).astype(np.int16) + system
+    if keep is not None:
+        out = out[np.isin(out["system"].to_numpy(), keep)]
     h = pd.util.hash_pandas_object(out[["topic", "item"]], index=False).to_numpy()
     out["_p"] = (h % np.uint64(n_parts)).astype(np.int64)
     return out
@@ -144,7 +148,11 @@ def local_cluster(memory_limit: str | int | None = None, n_workers: int | None =
     n = n_workers or max(1, os.cpu_count() or 1)
     per_worker: str | int = "auto"
     if memory_limit is not None:
-        total = parse_bytes(memory_limit) if isinstance(memory_limit, str) else int(memory_limit)
+        try:
+            total = (parse_bytes(memory_limit) if isinstance(memory_limit, str)
+                     else int(memory_limit))
+        except (ValueError, TypeError):
+            raise UnanimityError(f"memory limit {memory_limit!r} is not a size like 8GB") from None
         per_worker = max(total // n, 1)
     return LocalCluster(n_workers=n, threads_per_worker=1, processes=processes,
                         memory_limit=per_worker, dashboard_address=":0",
@@ -203,8 +211,8 @@ def _compute(client, collections: list, progress: bool) -> list:
     return client.gather(futures)
 
 
-def _report(layout: CampaignLayout, counts: Counts, names: list[str],
-            sources: list[str], all_topics: np.ndarray) -> ValidationReport:
+def _report(layout: CampaignLayout, counts: Counts, names: list[str], sources: list[str],
+            codes: list[int], all_topics: np.ndarray) -> ValidationReport:
     g = counts.gold_topics
     dups = int(g["raw_rows"].sum() - g["rows"].sum())
     gold = ClusteringReport(
@@ -216,7 +224,7 @@ def _report(layout: CampaignLayout, counts: Counts, names: list[str],
     )
     n_gold_items = int(g["items"].sum())
     systems = {}
-    for si, name in enumerate(names):
+    for i, (si, name) in enumerate(zip(codes, names)):
         rt = counts.of("run_topics", si)
         known = rt[rt["topic"].to_numpy() >= 0]
         covered = np.bincount(known["topic"], weights=known["covered"],
@@ -225,17 +233,17 @@ def _report(layout: CampaignLayout, counts: Counts, names: list[str],
         dups = int(rt["raw_rows"].sum() - rt["rows"].sum())
         notes = []
         if dups:
-            notes.append(LoadNote(sources[si], f"{dups} exact duplicate row(s) of {name} ignored"))
+            notes.append(LoadNote(sources[i], f"{dups} exact duplicate row(s) of {name} ignored"))
         if extra_topics:
-            notes.append(LoadNote(sources[si], f"{len(extra_topics)} topic(s) not in the gold "
+            notes.append(LoadNote(sources[i], f"{len(extra_topics)} topic(s) not in the gold "
                                   f"ignored, e.g. {extra_topics[0]!r}"))
         n_cov = int(covered.sum())
         if n_cov == 0:
-            raise CampaignFormatError(sources[si], f"system {name!r} has no (topic, item) in "
+            raise CampaignFormatError(sources[i], f"system {name!r} has no (topic, item) in "
                                       "common with the gold")
         missing_topics = [str(t) for t in counts.topics[covered == 0]]
         systems[name] = ClusteringReport(
-            name=name, sources=[sources[si]], rows=int(rt["raw_rows"].sum()),
+            name=name, sources=[sources[i]], rows=int(rt["raw_rows"].sum()),
             items=n_cov + int(rt["extra"].sum()),
             topics=int((known.groupby("topic")["rows"].sum() > 0).sum()) + len(extra_topics),
             missing_items=n_gold_items - n_cov, extra_items=int(rt["extra"].sum()),
@@ -323,10 +331,20 @@ def evaluate_dask(
             run_systems += names
             sources += [f"{t.path} (system {n})" if t.has_system else str(t.path)
                         for n in names]
-            parts.append(f.map_partitions(
-                _normalise, str(t.path), base, pd.Index(names) if t.has_system else None,
-                item_dtype, label_dtype, n_parts, topic_index,
-                meta=_meta(item_dtype, label_dtype)))
+            parts.append((f, str(t.path), base, pd.Index(names) if t.has_system else None))
+        chosen = list(run_systems) if systems is None else list(systems)
+        unknown = [s for s in chosen if s not in run_systems]
+        if unknown:
+            raise UnanimityError(f"unknown system(s) {', '.join(map(repr, unknown))}; known: "
+                                 f"{', '.join(run_systems)}")
+        index = [run_systems.index(s) for s in chosen]
+        keep = np.asarray(index, dtype=np.int16)
+        parts = [f.map_partitions(_normalise, src, base, names, item_dtype, label_dtype,
+                                  n_parts, topic_index, keep,
+                                  meta=_meta(item_dtype, label_dtype))
+                 for f, src, base, names in parts
+                 if np.isin(np.arange(base, base + (len(names) if names is not None else 1)),
+                            keep).any()]
         gold = frames[0].map_partitions(_normalise, str(layout.gold.path), -1, None,
                                         item_dtype, label_dtype, n_parts, topic_index,
                                         meta=_meta(item_dtype, label_dtype))
@@ -351,19 +369,13 @@ def evaluate_dask(
     tables["gold_classes"] = tables["gold_classes"].sort_values(
         ["topic", "class"], kind="stable").reset_index(drop=True)
     counts = Counts(topics=np.asarray(topics, dtype=object), **tables)
-    report = _report(layout, counts, run_systems, sources, all_topics)
-    chosen = list(run_systems) if systems is None else list(systems)
-    unknown = [s for s in chosen if s not in run_systems]
-    if unknown:
-        raise UnanimityError(f"unknown system(s) {', '.join(map(repr, unknown))}; known: "
-                             f"{', '.join(run_systems)}")
+    report = _report(layout, counts, chosen, [sources[i] for i in index], index, all_topics)
     if missing == "error":
         for s in chosen:
             n = report.systems[s].missing_items
             if n:
                 raise CampaignAlignmentError(
                     f"system {s!r} misses {n} gold item(s) and missing='error'")
-    index = [run_systems.index(s) for s in chosen]
     scores = score_table(counts, chosen, specs, missing == "penalize", index)
     return DaskEvaluation(scores=scores, report=report, counts=counts, partitions=n_parts)
 
