@@ -129,12 +129,12 @@ def _normalise(part: pd.DataFrame, source: str, system: int, systems: pd.Index |
     return out
 
 
-def _map(part: pd.DataFrame, n_topics: int) -> dict[str, pd.DataFrame]:
+def _map(part: pd.DataFrame, n_topics: int, systems: np.ndarray) -> dict[str, pd.DataFrame]:
     gold_rows = part["system"].to_numpy() < 0
     gold = part.loc[gold_rows, ["topic", "item", "label"]].rename(columns={"label": "class"})
     run = part.loc[~gold_rows, ["topic", "item", "label", "system"]].rename(
         columns={"label": "cluster"})
-    return partition_counts(gold, run, n_topics)
+    return partition_counts(gold, run, n_topics, systems)
 
 
 def local_cluster(memory_limit: str | int | None = None, n_workers: int | None = None,
@@ -348,8 +348,11 @@ def evaluate_dask(
         gold = frames[0].map_partitions(_normalise, str(layout.gold.path), -1, None,
                                         item_dtype, label_dtype, n_parts, topic_index,
                                         meta=_meta(item_dtype, label_dtype))
-        rows = dd.concat([gold, *parts]).shuffle(on="_p", npartitions=n_parts)
-        pieces = [dask.delayed(_map)(d, len(topics)) for d in rows.to_delayed()]
+        # a few partitions: the in-graph shuffle; more: Dask's default (peer-to-peer, on disk)
+        method = "tasks" if n_parts <= 16 else None
+        rows = dd.concat([gold, *parts]).shuffle(on="_p", npartitions=n_parts,
+                                                 shuffle_method=method)
+        pieces = [dask.delayed(_map)(d, len(topics), keep) for d in rows.to_delayed()]
         dtypes = table_dtypes(label_dtype, label_dtype)
         lazies = []
         for name in TABLES:

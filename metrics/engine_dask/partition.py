@@ -114,8 +114,8 @@ def _gold(gold: pd.DataFrame, n_t: int, icode: np.ndarray, n_i: int):
     return items, item_topic, gi, gl, np.asarray(g_names), kg, topics, classes
 
 
-def partition_counts(gold: pd.DataFrame, run: pd.DataFrame, n_t: int
-                     ) -> dict[str, pd.DataFrame]:
+def partition_counts(gold: pd.DataFrame, run: pd.DataFrame, n_t: int,
+                     systems: np.ndarray) -> dict[str, pd.DataFrame]:
     """The count tables (module docstring) of one partition.
 
     Parameters
@@ -128,6 +128,9 @@ def partition_counts(gold: pd.DataFrame, run: pd.DataFrame, n_t: int
         ``topic`` a code, n_t or more for a topic the gold does not have.
     n_t : int
         Number of gold topics.
+    systems : ndarray of int
+        The codes of the systems to count (also those without a row here: their missing
+        items are here).
     """
     n_g = len(gold)
     icode, _ = pd.factorize(pd.concat([gold["item"], run["item"]], ignore_index=True),
@@ -145,7 +148,7 @@ def partition_counts(gold: pd.DataFrame, run: pd.DataFrame, n_t: int
     r_icode = icode[n_g:]
     r_lab_all, r_names = pd.factorize(run["cluster"], use_na_sentinel=False)
     r_names = np.asarray(r_names)
-    for s in np.unique(r_sys):   # a loop over the systems of the partition, not over items
+    for s in systems:   # a loop over the systems, not over items
         sel = np.flatnonzero(r_sys == s)
         rt = r_topic_all[sel]
         rl = r_lab_all[sel]
