@@ -193,11 +193,14 @@ def _read(table: Table):
     return frame.rename(columns={table.columns[c]: c for c in cols})
 
 
-def _first_seen(column) -> list:
-    """Distinct values of a lazy column in order of first appearance (partition order)."""
-    per_part = column.map_partitions(lambda s: pd.Series(pd.unique(_as(s, str))),
-                                     meta=(column.name, "str"))
-    return per_part
+def _distinct(values: pd.Series) -> pd.Series:
+    return pd.Series(pd.unique(_as(values, str)))
+
+
+def _first_seen(column):
+    """A lazy column of the distinct values of ``column`` per partition, in order of first
+    appearance (computed, its ``pd.unique`` is the order of first appearance overall)."""
+    return column.map_partitions(_distinct, meta=(column.name, "str"))
 
 
 def _compute(client, collections: list, progress: bool) -> list:
