@@ -46,7 +46,8 @@ def _campaign(items: int, where: Path) -> Path:
 
 
 def _sklearn_route(path: Path) -> tuple[float, float]:
-    """BCubed P/R via sklearn's sparse contingency matrix (items the run lacks: own cluster)."""
+    """BCubed P/R via sklearn's sparse contingency matrix; an item the run lacks gets a
+    cluster of its own (the singleton policy)."""
     import pandas as pd  # noqa: PLC0415
     from sklearn.metrics.cluster import contingency_matrix  # noqa: PLC0415
 
@@ -54,7 +55,7 @@ def _sklearn_route(path: Path) -> tuple[float, float]:
     run = pd.read_parquet(path / "runs" / "sys0.parquet", columns=["item", "cluster"])
     m = gold.merge(run, on="item", how="left", suffixes=("_g", "_s"))
     miss = m["cluster_s"].isna().to_numpy()
-    pred = m["cluster_s"].to_numpy(dtype=np.float64)
+    pred = m["cluster_s"].to_numpy(dtype=np.float64, copy=True)
     pred[miss] = -1 - np.arange(int(miss.sum()))
     c = contingency_matrix(m["cluster_g"].to_numpy(), pred, sparse=True).tocoo()
     sq = c.data.astype(np.float64) ** 2
@@ -82,7 +83,7 @@ def run():
             t_dask = time.perf_counter() - t0
             sk_path = _campaign(sk_items, Path(tmp))
             t0 = time.perf_counter()
-            res_sk = evaluate_dask(sk_path, METRICS, client=client)
+            res_sk = evaluate_dask(sk_path, METRICS, missing="singleton", client=client)
             t_dask_sk = time.perf_counter() - t0
         t0 = time.perf_counter()
         ref = evaluate(load_in_memory(path), METRICS)
