@@ -115,7 +115,9 @@ def _large(argv: list[str]) -> int:
     t0 = time.perf_counter()
     path = _campaign(a.items, a.path)
     print(f"campaign ready in {time.perf_counter() - t0:.0f} s: {path}", flush=True)
-    with local_cluster(a.memory_limit) as cluster, Client(cluster) as client:
+    with tempfile.TemporaryDirectory(prefix="unanimity-dask-") as spill, \
+            local_cluster(a.memory_limit, local_directory=spill) as cluster, \
+            Client(cluster) as client:
         # scheduler overhead: round trips of empty tasks
         t0 = time.perf_counter()
         client.gather(client.map(lambda i: i, range(2000), pure=False))

@@ -138,10 +138,10 @@ def _map(part: pd.DataFrame, n_topics: int, systems: np.ndarray) -> dict[str, pd
 
 
 def local_cluster(memory_limit: str | int | None = None, n_workers: int | None = None,
-                  processes: bool = True):
+                  processes: bool = True, local_directory: str | None = None):
     """A ``distributed.LocalCluster`` sized to the machine: one single-threaded worker per core,
-    ``memory_limit`` (total, e.g. ``"8GB"``) split between them, spilling to a temporary
-    folder beyond it."""
+    ``memory_limit`` (total, e.g. ``"8GB"``) split between them, spilling to
+    ``local_directory`` (default: Dask's) beyond it."""
     from dask.utils import parse_bytes  # noqa: PLC0415
     from distributed import LocalCluster  # noqa: PLC0415
 
@@ -156,7 +156,7 @@ def local_cluster(memory_limit: str | int | None = None, n_workers: int | None =
         per_worker = max(total // n, 1)
     return LocalCluster(n_workers=n, threads_per_worker=1, processes=processes,
                         memory_limit=per_worker, dashboard_address=":0",
-                        local_directory=tempfile.mkdtemp(prefix="unanimity-dask-"))
+                        local_directory=local_directory)
 
 
 @contextlib.contextmanager
@@ -175,7 +175,8 @@ def _client(client, scheduler: str | None, memory_limit, say: Callable[[str], No
             say(f"Dask scheduler {scheduler}; dashboard: {cl.dashboard_link}")
             yield cl
         return
-    with local_cluster(memory_limit) as cluster, Client(cluster) as cl:
+    with tempfile.TemporaryDirectory(prefix="unanimity-dask-") as spill, \
+            local_cluster(memory_limit, local_directory=spill) as cluster, Client(cluster) as cl:
         mem = sum(w["memory_limit"] for w in cl.scheduler_info()["workers"].values())
         say(f"Dask LocalCluster: {len(cluster.workers)} workers, memory limit "
             f"{mem / 2**30:.1f} GiB in all; dashboard: {cl.dashboard_link}")
