@@ -33,6 +33,8 @@ from metrics.registry import available_metrics  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_data" / "replab2013"
 ALL = [m.name for m in available_metrics()] + ["v_measure(beta=2)", "bcubed_adapted_recall(k=4)"]
+# dask's Parquet reader still calls reset_index(inplace=True), which pandas 3.1 deprecates
+pytestmark = pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index")
 REPORT_FIELDS = ("rows", "items", "topics", "missing_items", "extra_items", "extra_topics",
                  "missing_topics", "missing_topic_names", "duplicate_rows", "overlapping_items")
 
