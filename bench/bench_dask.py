@@ -110,7 +110,7 @@ def _large(argv: list[str]) -> int:
     ap.add_argument("--items", type=int, default=100_000_000)
     ap.add_argument("--path", type=Path, default=Path(tempfile.gettempdir()) / "unanimity-large")
     ap.add_argument("--memory-limit", default="8GB")
-    ap.add_argument("--partition-rows", type=int, default=4_000_000)
+    ap.add_argument("--partition-rows", type=int, default=1_000_000)
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
     path = _campaign(a.items, a.path)
