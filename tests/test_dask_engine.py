@@ -131,7 +131,8 @@ def test_random_campaigns_equal_numpy_engine(tmp_path_factory, client, seed, n_t
     write_parts(gold, path / "gold.parquet", 2, seed)
     write_parts(runs, path / "runs.parquet", 3, seed + 1)
     camp = load_in_memory(path)
-    res = evaluate_dask(path, ALL, missing=missing, client=client, partition_rows=30)
+    rows = max(1, (len(gold) + len(runs)) // 4)   # about four partitions
+    res = evaluate_dask(path, ALL, missing=missing, client=client, partition_rows=rows)
     assert res.partitions > 1
     same_scores(evaluate(camp, ALL, missing=missing), res.scores)
     same_report(camp.report, res.report)
