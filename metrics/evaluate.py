@@ -123,19 +123,27 @@ def evaluate(
     metrics: str | Sequence[str | MetricSpec],
     missing: str = "penalize",
     systems: Sequence[str] | None = None,
+    engine: str = "numpy",
+    **engine_options,
 ) -> pd.DataFrame:
     """Score every system of a campaign on every topic.
 
     Parameters
     ----------
     campaign : Campaign
-        A campaign with clusterings (not a score table).
+        A campaign with clusterings (not a score table); with ``engine="dask"``, the path of a
+        campaign folder of Parquet long tables instead.
     metrics : str or sequence of str / MetricSpec
         ``"bcubed_precision,v_measure(beta=2)"`` or a list of names or specs.
     missing : {"penalize", "singleton", "error"}
         Missing-item policy (docs/measures.md §2).
     systems : sequence of str, optional
         A subset of the campaign's systems (default: all, in campaign order).
+    engine : {"numpy", "dask"}
+        ``numpy`` (default): in memory. ``dask``: campaigns larger than memory on a Dask
+        cluster, same numbers (docs/dask.md; needs the ``dask`` extra); ``engine_options``
+        go to :func:`metrics.engine_dask.evaluate_dask` (``scheduler``, ``memory_limit``,
+        ``client``, ``progress``, ...).
 
     Returns
     -------
@@ -144,6 +152,8 @@ def evaluate(
     then metric (in the order requested); ``metric`` is the canonical string
     (``v_measure(beta=2)``), ``value`` a float64.
     """
+    if engine != "numpy":  # --- the Dask engine (docs/dask.md) ---
+        return _evaluate_engine(engine, campaign, metrics, missing, systems, engine_options)
     specs = _specs(metrics)
     if not campaign.has_clusterings:
         raise UnanimityError(
@@ -176,6 +186,20 @@ def evaluate(
         "metric": np.tile(np.asarray([str(s) for s in specs], dtype=object), len(names) * n_t),
         "value": blocks.reshape(-1),
     }, columns=list(SCORE_COLUMNS))
+
+
+def _evaluate_engine(engine, path, metrics, missing, systems, options) -> pd.DataFrame:
+    if engine != "dask":
+        raise UnanimityError(f"unknown engine {engine!r}; expected numpy or dask")
+    if isinstance(path, Campaign):
+        raise UnanimityError("engine='dask' reads a campaign folder of Parquet long tables: "
+                             "give its path")
+    try:
+        from metrics.engine_dask import evaluate_dask  # noqa: PLC0415
+    except ImportError as exc:
+        raise UnanimityError(f"engine='dask' needs the dask extra (pip install "
+                             f"'unanimity[dask]'): {exc}") from None
+    return evaluate_dask(path, metrics, missing=missing, systems=systems, **options).scores
 
 
 def contingency_table(

@@ -38,6 +38,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="token tagging campaigns: also write the cluster -> tag mapping of every "
                         "system and topic behind the type-level metrics asked for (MacroI under "
                         "both mappings when none is) as CSV (docs/type-level.md)")
+    # --- the Dask engine (docs/dask.md) ---
+    p.add_argument("--engine", choices=("numpy", "dask"), default="numpy",
+                   help="numpy (default, in memory) or dask (Parquet long tables larger than "
+                        "memory, on a local or remote Dask cluster)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --engine dask: a running Dask scheduler (tcp://host:8786); "
+                        "default: a local cluster sized to the machine")
+    p.add_argument("--memory-limit", metavar="SIZE",
+                   help="with --engine dask and no --scheduler: total memory of the local "
+                        "cluster, e.g. 8GB (beyond it, workers spill to disk)")
     p.set_defaults(run=run)
 
 
@@ -59,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
     from metrics.registry import parse_metrics  # noqa: PLC0415
 
     specs = parse_metrics(args.metrics)  # fail on a bad name before loading anything
+    if args.engine == "dask":
+        from metrics.engine_dask.cli import evaluate_from_args  # noqa: PLC0415
+
+        return _write(evaluate_from_args(args, specs), args.out)
     campaign = campaign_from_args(args)
     if not campaign.has_clusterings:
         raise UnanimityError(f"{campaign.source}: a score table has no clusterings to evaluate")
@@ -77,11 +91,15 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UnanimityError(
                 f"cannot write {args.export_mapping}: {exc.strerror or exc}") from None
-    if args.out == "-":
+    return _write(table, args.out)
+
+
+def _write(table, out: str) -> int:
+    if out == "-":
         table.to_csv(sys.stdout, index=False)  # floats as repr: full precision
     else:
         try:
-            table.to_csv(args.out, index=False)
+            table.to_csv(out, index=False)
         except OSError as exc:
-            raise UnanimityError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+            raise UnanimityError(f"cannot write {out}: {exc.strerror or exc}") from None
     return 0
