@@ -241,3 +241,24 @@ def test_bundled_files_are_compact():
     assert size < 3_000_000
     with gzip.open(DEMO / "gold.conllu.gz", "rt", encoding="utf-8") as fh:
         assert fh.readline().startswith("# ")
+
+
+def test_topic_with_every_token_excluded_is_dropped_not_perfect(tmp_path):
+    # found by an independent audit: a punctuation-only document scored 1.0 on every measure
+    gold = ("# sent_id = dA-0000\n1\ta\ta\tNOUN\tNN\t_\t0\troot\t_\t_\n"
+            "2\tb\tb\tVERB\tVB\t_\t1\tdep\t_\t_\n3\ta\ta\tVERB\tVB\t_\t1\tdep\t_\t_\n\n"
+            "# sent_id = dB-0000\n1\t,\t,\tPUNCT\t,\t_\t0\troot\t_\t_\n\n")
+    folder = tmp_path / "camp"
+    (folder / "runs").mkdir(parents=True)
+    (folder / "gold.conllu").write_text(gold, encoding="utf-8")
+    (folder / "runs" / "one.tsv").write_text("a\t1\nb\t1\na\t1\n\n,\t2\n\n", encoding="utf-8")
+    (folder / "campaign.toml").write_text(
+        'format = "conllu"\ntopic_unit = "document"\nexclude_tags = ["PUNCT"]\n', encoding="utf-8")
+    camp = load(folder)
+    assert camp.topics.tolist() == ["dA"]
+    assert any("1 topic(s) with no token left" in n.problem for n in camp.report.gold.notes)
+    scores = evaluate(camp, ["type_macro_precision", "type_macro_recall", "type_macro_f"])
+    got = dict(zip(scores["metric"], scores["value"]))
+    assert got["type_macro_precision"] == pytest.approx(1.0)
+    assert got["type_macro_recall"] == pytest.approx(2 / 3)
+    assert got["type_macro_f"] == pytest.approx(0.8)

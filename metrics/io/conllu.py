@@ -363,6 +363,12 @@ def load_conllu_campaign(
     types = pc.utf8_lower(gold.form) if opts.lowercase else gold.form
     s_codes, s_names = pd.factorize(sent_topic, sort=True)
     topic = pd.Categorical.from_codes(s_codes[gold.sent[kept]], categories=s_names)
+    empty = [str(t) for t in topic.categories[np.bincount(topic.codes, minlength=len(s_names)) == 0]]
+    if empty:  # every token excluded: no word type to evaluate, so no topic (not a perfect one)
+        topic = topic.remove_unused_categories()
+        gold.notes.append(LoadNote(gold.source, f"{len(empty)} topic(s) with no token left after "
+                                   f"excluding {', '.join(opts.exclude_tags)} dropped: "
+                                   f"{', '.join(empty[:5])}{' ...' if len(empty) > 5 else ''}"))
     line = gold.line[kept]
     raw_gold = RawClustering(gold.source, topic, item, gold.tag_categorical(keep), line=line,
                              notes=gold.notes)
