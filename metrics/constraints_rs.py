@@ -38,7 +38,8 @@ from metrics.organisation.build import build_organisation_campaign
 from metrics.organisation.scores import organisation_rs
 from metrics.registry import parse_metric
 
-__all__ = ["PAPER_N", "PAPER_W", "rs_pair", "rs_scorers", "check_rs", "organisation_verdicts"]
+__all__ = ["PAPER_N", "PAPER_W", "rs_pair", "rs_scorers", "check_rs",
+           "organisation_constraint_results", "organisation_verdicts"]
 
 #: the paper's setting for the constraint analysis: the first 30 levels carry 80% of the weight
 PAPER_N: int = 30
@@ -90,10 +91,18 @@ def check_rs(n: float = PAPER_N, w: float = PAPER_W, constraints: Sequence[str] 
     return check_organisation_constraints(rs_scorers(n, w), constraints)
 
 
-def organisation_verdicts(n: float = PAPER_N, w: float = PAPER_W) -> pd.DataFrame:
-    """The paper's Table 6 for ranking and filtering: the IR measures (through ir_measures),
-    the filtering measures and R*S, R, S, as measures x constraints (``pd.NA`` where a
-    measure does not apply to the constraint's task)."""
-    results = pd.concat([check_ir_measures(), check_filtering_measures(), check_rs(n, w)],
-                        ignore_index=True)
+def organisation_constraint_results(n: float = PAPER_N, w: float = PAPER_W) -> pd.DataFrame:
+    """``metric, constraint, better, worse, agrees`` of the IR measures (through ir_measures),
+    the filtering measures of :mod:`metrics.filtering` and R*S, R, S with ``n``, ``w``."""
+    return pd.concat([check_ir_measures(), check_filtering_measures(), check_rs(n, w)],
+                     ignore_index=True)
+
+
+def organisation_verdicts(n: float = PAPER_N, w: float = PAPER_W,
+                          results: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The paper's Table 6 for ranking and filtering: measures x constraints, True where the
+    measure satisfies the constraint, ``pd.NA`` where it does not apply to the constraint's
+    task. ``results``: the output of :func:`organisation_constraint_results` if already
+    computed."""
+    results = organisation_constraint_results(n, w) if results is None else results
     return verdict_table(results).reindex(columns=list(ORGANISATION_CONSTRAINTS))

@@ -4,6 +4,8 @@ point it reports, hand-worked scores and the filtering closed forms as an indepe
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -134,3 +136,30 @@ def test_verdict_table_has_the_rs_rows():
     assert list(conf[conf].index) == ["R*S(n=30,w=0.8)", "R(n=30,w=0.8)"]
     assert table.loc["AP", list(RANKING_CONSTRAINTS)].notna().all()
     assert table.loc["AP", ["filtering_priority_relevant"]].isna().all()
+
+
+def test_meta_evaluate_writes_the_verdicts(tmp_path, capsys):
+    import pandas as pd
+
+    from metrics.cli import main
+    from metrics.constraints_rs import organisation_constraint_results
+
+    sample = Path(__file__).resolve().parents[1] / "tests" / "data" / "scores" / "replab_sample.csv"
+    args = ["meta-evaluate", str(sample), "--metrics", "reliability", "--reference",
+            "sensitivity", "--out"]
+    assert main(args + [str(tmp_path / "plain")]) == 0
+    assert not (tmp_path / "plain" / "constraints.csv").exists()
+    assert main(args + [str(tmp_path / "with"), "--constraints"]) == 0
+    printed = capsys.readouterr().out
+    assert "formal constraints" in printed and "R*S(n=30,w=0.8)" in printed
+    checks = pd.read_csv(tmp_path / "with" / "constraints.csv")
+    want = organisation_constraint_results()
+    assert list(checks.columns) == list(want.columns)
+    assert checks["agrees"].tolist() == want["agrees"].tolist()
+    assert np.allclose(checks["better"], want["better"]) and np.allclose(checks["worse"],
+                                                                         want["worse"])
+    verdicts = pd.read_csv(tmp_path / "with" / "constraint_verdicts.csv").set_index("metric")
+    assert list(verdicts.columns) == list(ORGANISATION_CONSTRAINTS)
+    assert verdicts.loc["R*S(n=30,w=0.8)"].astype(bool).all()
+    assert verdicts.loc["AP", "filtering_priority_relevant"] != verdicts.loc[
+        "AP", "filtering_priority_relevant"]  # NaN: AP does not apply to filtering
