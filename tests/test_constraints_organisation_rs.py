@@ -100,6 +100,12 @@ def test_papers_deepness_threshold_examples():
     agrees = scan["agrees"].to_numpy()
     first = int(np.flatnonzero(agrees)[0])
     assert agrees[first:].all()
+    # our cut point (docs/meta-evaluation.md §3; the paper says 20, see the xfail below)
+    assert int(scan.index[first]) == 18
+    assert (scan.loc[18, "better"], scan.loc[18, "worse"]) == (
+        pytest.approx(0.08945, abs=5e-6), pytest.approx(0.08886, abs=5e-6))
+    assert (scan.loc[17, "better"], scan.loc[17, "worse"]) == (
+        pytest.approx(0.09368, abs=5e-6), pytest.approx(0.09616, abs=5e-6))
 
 
 @pytest.mark.xfail(strict=True, reason=(
