@@ -169,3 +169,27 @@ def test_meta_evaluate_writes_the_verdicts(tmp_path, capsys):
     assert verdicts.loc["R*S(n=30,w=0.8)"].astype(bool).all()
     assert verdicts.loc["AP", "filtering_priority_relevant"] != verdicts.loc[
         "AP", "filtering_priority_relevant"]  # NaN: AP does not apply to filtering
+
+
+def _occurrences(org: Organisation, ids: dict[str, int]):
+    return sorted((ids[d], lev + 1, None) for lev, level in enumerate(org.levels) for d in level)
+
+
+@pytest.mark.parametrize("n,w", [(30, 0.8), (3, 0.5)])
+def test_adapter_equals_the_pairwise_definition_on_every_small_case(n, w):
+    # independent route: the literal pair-by-pair definition of tests/test_organisation_bruteforce
+    # on the same gold and outputs, without the campaign builder and the vectorised kernels
+    from test_organisation_bruteforce import brute
+
+    from metrics.constraints_organisation import gold_organisation
+
+    families = constraint_cases(deep_grid=(2, 3, 5), close_grid=(2, 4))
+    for family in families.values():
+        for case in family:
+            ids = {d: i for i, d in enumerate(sorted(case.grades))}
+            gold = _occurrences(gold_organisation(case.grades, case.task), ids)
+            for output in (case.better, case.worse):
+                x = _occurrences(output, ids)
+                r, s = rs_pair(case.grades, output, n, w)
+                assert r == pytest.approx(brute(x, gold, output.tail, n, w)["both"], abs=1e-12)
+                assert s == pytest.approx(brute(gold, x, output.tail, n, w)["both"], abs=1e-12)
