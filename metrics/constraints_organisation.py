@@ -64,6 +64,7 @@ __all__ = [
     "CLOSE_GRID",
     "DEFAULT_IR_MEASURES",
     "constraint_cases",
+    "gold_organisation",
     "filtering_scorer",
     "ir_measures_scorer",
     "threshold_scan",
@@ -124,6 +125,18 @@ class Organisation:
         return pd.DataFrame(rows, columns=["topic", "item", "level"])
 
 
+def gold_organisation(grades: Mapping[str, int], task: str) -> Organisation:
+    """The gold organisation of judged documents: filtering -> (relevant, irrelevant);
+    ranking -> one level per grade >= 1, highest first, with grade 0 and unjudged documents
+    in the tail."""
+    if task == "filtering":
+        rel = [d for d, g in grades.items() if g > 0]
+        return Organisation.filtering(rel, [d for d, g in grades.items() if g <= 0])
+    levels = sorted({g for g in grades.values() if g > 0}, reverse=True)
+    return Organisation(tuple(tuple(d for d, g in grades.items() if g == k) for k in levels),
+                        tail=True)
+
+
 @dataclass(frozen=True)
 class ConstraintCase:
     """A pair of outputs of one topic where ``better`` must score higher than ``worse``."""
@@ -136,14 +149,8 @@ class ConstraintCase:
     n: int | None = None
 
     def gold(self) -> Organisation:
-        """The gold organisation: filtering -> (relevant, irrelevant); ranking -> one level per
-        grade >= 1, highest first, with grade 0 and unjudged documents in the tail."""
-        if self.task == "filtering":
-            rel = [d for d, g in self.grades.items() if g > 0]
-            return Organisation.filtering(rel, [d for d, g in self.grades.items() if g <= 0])
-        grades = sorted({g for g in self.grades.values() if g > 0}, reverse=True)
-        return Organisation(tuple(tuple(d for d, g in self.grades.items() if g == k)
-                                  for k in grades), tail=True)
+        """The gold organisation of the case (:func:`gold_organisation`)."""
+        return gold_organisation(self.grades, self.task)
 
     def tables(self, topic: str = "q") -> dict[str, pd.DataFrame]:
         """``gold``, ``better`` and ``worse`` as ``topic, item, level`` tables."""

@@ -12,6 +12,13 @@ them. Writes into ``--out``:
   (the topic's mean Spearman correlation with the others; -max rank difference on it);
 - ``meta_evaluation_ranks.csv``: ``system,topic,metric,scaled_rank`` (1 = best on the topic),
   for rank-versus-rank figures.
+
+With ``--constraints`` also the ranking and filtering formal constraints (the paper's Table 6,
+``docs/meta-evaluation.md`` §3), which do not depend on the campaign:
+
+- ``constraints.csv``: ``metric,constraint,better,worse,agrees`` for the IR measures, the
+  filtering measures and R*S, R, S (n = 30, W_n = 0.8);
+- ``constraint_verdicts.csv``: measures x constraints, empty where a measure does not apply.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ __all__ = ["add_parser", "run", "OUTPUT_FILES"]
 
 OUTPUT_FILES: tuple[str, ...] = ("meta_evaluation.csv", "meta_evaluation_topics.csv",
                                  "meta_evaluation_ranks.csv")
+CONSTRAINT_FILES: tuple[str, ...] = ("constraints.csv", "constraint_verdicts.csv")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -50,6 +58,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="measures of a score table where lower is better (registered measures "
                         "know their direction)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    p.add_argument("--constraints", action="store_true",
+                   help="also write the ranking and filtering formal-constraint verdicts of the "
+                        "IR measures, the filtering measures and R*S, R, S (n=30, W_n=0.8), "
+                        "docs/meta-evaluation.md section 3")
     p.set_defaults(run=run)
 
 
@@ -76,10 +88,19 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UnanimityError(str(exc)) from exc
     out = Path(args.out)
-    frames = (result.to_dataframe(), result.per_topic, result.ranks)
+    files = list(OUTPUT_FILES)
+    frames = [result.to_dataframe(), result.per_topic, result.ranks]
+    if args.constraints:
+        from metrics.constraints_rs import (  # noqa: PLC0415
+            organisation_constraint_results, organisation_verdicts)
+
+        checks = organisation_constraint_results()
+        verdicts = organisation_verdicts(results=checks)
+        files += CONSTRAINT_FILES
+        frames += [checks, verdicts.rename_axis(columns=None).reset_index()]
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name, frame in zip(OUTPUT_FILES, frames):
+        for name, frame in zip(files, frames):
             frame.to_csv(out / name, index=False)
     except OSError as exc:
         raise UnanimityError(f"cannot write into {out}: {exc.strerror or exc}") from None
@@ -87,6 +108,10 @@ def run(args: argparse.Namespace) -> int:
     n_top = int(result.ranks["topic"].nunique())
     print(f"{n_sys} systems, {n_top} topics; reference: {', '.join(result.reference)}")
     print(result.to_dataframe().to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    for name in OUTPUT_FILES:
+    if args.constraints:
+        marks = verdicts.astype(object).map(lambda v: "" if pd.isna(v) else "yes" if v else "no")
+        print("formal constraints (yes = satisfied):")
+        print(marks.rename_axis(index=None, columns=None).to_string())
+    for name in files:
         print(f"wrote {out / name}")
     return 0
