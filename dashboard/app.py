@@ -47,8 +47,11 @@ with guard("Loading the campaign"):
     ok = True
 
 pages = [
-    st.Page(str(_VIEWS / "leaderboard.py"), title="Leaderboard", url_path="leaderboard",
+    st.Page(str(_VIEWS / "leaderboard.py"), title="Leaderboard", url_path="ranking",
             icon=":material/leaderboard:", default=True),
+    # /leaderboard: the default page lives at "/", this hidden alias keeps its own address
+    st.Page(str(_VIEWS / "leaderboard.py"), title="Leaderboard ", url_path="leaderboard",
+            visibility="hidden"),
     st.Page(str(_VIEWS / "compare.py"), title="Compare two systems", url_path="compare",
             icon=":material/compare_arrows:"),
     st.Page(str(_VIEWS / "uir_analysis.py"), title="UIR analysis", url_path="uir",

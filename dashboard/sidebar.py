@@ -124,14 +124,22 @@ def baselines_ui(sb, info: dict) -> bool:
 
 
 def pair_ui(box, systems: list[str], default_a: str, default_b: str) -> tuple[str, str]:
-    """Systems A and B."""
+    """Systems A and B.
+
+    The widgets have no default of their own (``index=None``): the default pair depends on the
+    metric pair and the test-bed filter, so it is written into the session state and from there
+    into the URL like any chosen value, and a shared link always names A and B.
+    """
     _valid("a", systems, default_a)
     _valid("b", systems, default_b)
+    for key, default in (("a", default_a), ("b", default_b)):
+        if st.session_state.get(key) is None and key not in st.query_params:
+            st.session_state[key] = default
     with box:
-        a = st.selectbox("System A", systems, index=systems.index(default_a), key="a",
-                         bind="query-params")
-        b = st.selectbox("System B", systems, index=systems.index(default_b), key="b",
-                         bind="query-params")
+        a = st.selectbox("System A", systems, index=None, key="a", bind="query-params")
+        b = st.selectbox("System B", systems, index=None, key="b", bind="query-params")
+        a = a if a in systems else default_a
+        b = b if b in systems else default_b
         if a == b:
             st.warning("A and B are the same system: pick two.")
     return a, b

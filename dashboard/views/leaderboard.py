@@ -83,8 +83,10 @@ with ui.guard("The leaderboard"):
     with c1:
         alpha2 = st.slider("Compare with \u03b1 =", 0.0, 1.0, 0.2 if sel.alpha != 0.2 else 0.8,
                            0.01, key="alpha2", bind="query-params")
-        top = st.number_input("Show the top", 5, max(5, len(board)), min(30, len(board)), 5,
-                              key="top", help="Systems in the top N at either \u03b1 (and A, B).")
+        top = st.number_input("Show the top", 1, max(1, len(board)), min(30, len(board)),
+                              1 if len(board) < 10 else 5, key="top", bind="query-params",
+                              help="The top N systems at the first \u03b1, followed to their "
+                                   "rank at the second (and A, B).")
         st.caption("Green lines climb at the second \u03b1, orange lines fall. A ranking that "
                    "depends on \u03b1 is a comparison that depends on how the metrics are weighed.")
     with c2:
