@@ -9,6 +9,7 @@ import streamlit as st
 from dashboard import data
 from dashboard.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
+from metrics.baselines import BASELINES
 from metrics.significance import CORRECTIONS, TESTS
 from metrics.uir import DEFAULT_THRESHOLD
 
@@ -136,8 +137,11 @@ def pair_ui(box, systems: list[str], default_a: str, default_b: str) -> tuple[st
         if st.session_state.get(key) is None and key not in st.query_params:
             st.session_state[key] = default
     with box:
-        a = st.selectbox("System A", systems, index=None, key="a", bind="query-params")
-        b = st.selectbox("System B", systems, index=None, key="b", bind="query-params")
+        fmt = (lambda s: f"{s} (baseline)" if s in BASELINES else s)  # noqa: E731
+        a = st.selectbox("System A", systems, index=None, key="a", bind="query-params",
+                         format_func=fmt)
+        b = st.selectbox("System B", systems, index=None, key="b", bind="query-params",
+                         format_func=fmt)
         a = a if a in systems else default_a
         b = b if b in systems else default_b
         if a == b:

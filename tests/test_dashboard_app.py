@@ -208,6 +208,13 @@ def test_baselines_add_systems(app):
     app.toggle(key="baselines").set_value(True).run()
     assert_clean(app)
     assert len(app.selectbox(key="a").options) > n
+    # baselines are marked, not silently counted as systems
+    cards = {m.label: m.value for m in app.metric}
+    assert cards["Systems"] == f"{n} + 5 baselines"
+    table = next(d.value for d in app.dataframe if "role" in d.value.columns)
+    marked = set(table.loc[table["role"].str.contains("baseline"), "system"])
+    assert marked == {"all-in-one", "one-in-one", "combined", "random", "ultra-shaped"}
+    assert "combined (baseline)" in app.selectbox(key="a").format_func("combined")
     app.toggle(key="baselines").set_value(False).run()
 
 
@@ -347,7 +354,14 @@ def test_400_systems_stay_usable():
         assert first < 60, f"{page} took {first:.1f}s"
     open_page(at, "uir")
     heat = figure(at, "uir_heatmap")
-    assert arr(heat["data"][0]["z"]).shape == (S, S)
+    # the top 40 (a chooser) keeps every label, the A/B marks and the dots
+    n = arr(heat["data"][0]["z"]).shape[0]
+    assert arr(heat["data"][0]["z"]).shape == (n, n) and 40 <= n <= 42
+    assert len(heat["layout"]["yaxis"]["ticktext"]) == n
+    assert any("[A]" in x for x in heat["layout"]["yaxis"]["ticktext"])
+    at.number_input(key="mtop").set_value(10).run()
+    assert_clean(at)
+    assert arr(figure(at, "uir_heatmap")["data"][0]["z"]).shape[0] <= 12
     # once computed, a slider change re-renders quickly
     t0 = time.perf_counter()
     at.slider(key="alpha").set_value(0.4).run()

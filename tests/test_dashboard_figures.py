@@ -149,7 +149,8 @@ def test_uir_heatmap_ticks_roles_and_threshold_dots():
     assert fig.data[0].zmin == -1 and fig.data[0].zmax == 1
     dots = fig.data[1]
     assert sorted(zip(dots.y, dots.x)) == [(0, 1), (1, 2)]
-    assert "A: x" in fig.layout.yaxis.ticktext[0]
+    assert "[A] x" in fig.layout.yaxis.ticktext[0]
+    assert fig.layout.yaxis.tickfont.size >= 12
     assert fig.layout.xaxis.title.text.startswith("system b")
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "f_curves_figure",
     "rank_moves_figure",
     "uir_heatmap_figure",
+    "MATRIX_LABELLED",
     "threshold_curve_figure",
     "delta_f_uir_figure",
     "weakest_metric_figure",
@@ -181,17 +182,22 @@ def rank_moves_figure(
 # ------------------------------------------------------------------------------------------------
 
 
+MATRIX_LABELLED = 60  # systems up to which the UIR matrix keeps every label, dot and gap
+
+
 def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float,
                        highlight: Mapping[str, str] | None = None,
                        title: str | None = None) -> go.Figure:
     """UIR(row, column) for every ordered pair, systems in the given (rank) order.
 
-    Cells with UIR >= threshold carry a dot when there are few enough systems to see them.
+    Cells with UIR >= threshold carry a dot, and every row and column its (middle-ellipsed)
+    name, A and B marked, up to ``MATRIX_LABELLED`` systems; the page shows the top N of a
+    larger campaign (a chooser) rather than shrinking 150 labels into stripes.
     """
     systems = [str(s) for s in systems]
     S = len(systems)
     z = np.asarray(uir, dtype=float)
-    show_ticks = S <= 60
+    show_ticks = S <= MATRIX_LABELLED
     fig = go.Figure(go.Heatmap(
         z=z, x=list(range(S)), y=list(range(S)), zmin=-1, zmax=1, zmid=0, colorscale=DIVERGING,
         customdata=np.array([[f"{r}", f"{c}"] for r in systems for c in systems],
@@ -199,13 +205,13 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
         hovertemplate=("UIR(%{customdata[0]}, %{customdata[1]}) = %{z:.3f}<extra></extra>"
                        if S <= 120 else "UIR(row %{y}, column %{x}) = %{z:.3f}<extra></extra>"),
         colorbar=dict(title=dict(text="UIR", side="right"), thickness=14, len=0.8),
-        xgap=1 if S <= 60 else 0, ygap=1 if S <= 60 else 0,
+        xgap=1 if show_ticks else 0, ygap=1 if show_ticks else 0,
     ))
-    if S <= 60:
+    if show_ticks:
         ii, jj = np.nonzero(z >= threshold)
         if ii.size:
             fig.add_trace(go.Scatter(
-                x=jj, y=ii, mode="markers", marker=dict(size=4, color="#111"),
+                x=jj, y=ii, mode="markers", marker=dict(size=5 if S <= 40 else 4, color="#111"),
                 name=f"UIR \u2265 {threshold:.2f}", hoverinfo="skip",
             ))
     highlight = dict(highlight or {})
@@ -213,19 +219,19 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
     for s in systems:
         role = highlight.get(s)
         label = short(s, 24)
-        ticktext.append(f"<b style='color:{role_color(role)}'>{role}: {label}</b>" if role else label)
-    side = max(520, min(900, 16 * S + 260))
+        ticktext.append(f"<b style='color:{role_color(role)}'>[{role}] {label}</b>" if role else label)
+    side = max(520, min(1100, 18 * S + 300))
     layout(fig, title or f"UIR(row, column) for every pair, systems ranked by F\u03b1 "
                           f"(dots: UIR \u2265 {threshold:.2f})", height=side)
     fig.update_layout(margin=dict(l=200 if show_ticks else 70, r=30, t=70, b=180 if show_ticks else 60),
                       legend=dict(y=1.0))
     fig.update_xaxes(title_text="system b (column)", tickvals=list(range(S)) if show_ticks else None,
                      ticktext=ticktext if show_ticks else None, tickangle=-60,
-                     tickfont=dict(size=10), showticklabels=show_ticks, showgrid=False,
+                     tickfont=dict(size=12), showticklabels=show_ticks, showgrid=False,
                      zeroline=False)
     fig.update_yaxes(title_text="system a (row)", tickvals=list(range(S)) if show_ticks else None,
                      ticktext=ticktext if show_ticks else None, autorange="reversed",
-                     tickfont=dict(size=10), showticklabels=show_ticks, showgrid=False,
+                     tickfont=dict(size=12), showticklabels=show_ticks, showgrid=False,
                      zeroline=False)
     return fig
 
