@@ -134,8 +134,14 @@ def pair_ui(box, systems: list[str], default_a: str, default_b: str) -> tuple[st
     _valid("a", systems, default_a)
     _valid("b", systems, default_b)
     for key, default in (("a", default_a), ("b", default_b)):
-        if st.session_state.get(key) is None and key not in st.query_params:
-            st.session_state[key] = default
+        if key in st.query_params:
+            continue
+        # Seed the default on the first run; on later runs re-assign the value: Streamlit writes
+        # a programmatic set of a bound widget to the URL once the widget exists, so from the
+        # first interaction on the link names A and B (before it, the link without them opens
+        # the same default pair: it depends only on what the URL carries).
+        value = st.session_state.get(key)
+        st.session_state[key] = default if value is None else value
     with box:
         fmt = (lambda s: f"{s} (baseline)" if s in BASELINES else s)  # noqa: E731
         a = st.selectbox("System A", systems, index=None, key="a", bind="query-params",

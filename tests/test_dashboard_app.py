@@ -367,3 +367,33 @@ def test_400_systems_stay_usable():
     at.slider(key="alpha").set_value(0.4).run()
     assert_clean(at)
     assert time.perf_counter() - t0 < 15
+
+
+# ------------------------------------------------------------------------------------------------
+# small campaigns: every page, from 4 systems down to 2 systems and 1 topic
+# ------------------------------------------------------------------------------------------------
+
+
+def _score_csv(S: int, T: int, seed: int = 3) -> bytes:
+    rng = np.random.default_rng(seed)
+    vals = rng.uniform(0.1, 0.9, size=(S, T, 2))
+    rows = [(f"sys{s}", f"t{t}", m, vals[s, t, k]) for s in range(S) for t in range(T)
+            for k, m in enumerate(("bcubed_precision", "bcubed_recall"))]
+    return pd.DataFrame(rows, columns=["system", "topic", "metric", "value"]).to_csv(
+        index=False).encode()
+
+
+@pytest.mark.parametrize("S, T", [(4, 12), (2, 1)])
+def test_small_campaigns_on_every_page(S, T):
+    at = upload(new_app(), [(f"small_{S}x{T}.csv", _score_csv(S, T), "text/csv")])
+    assert_clean(at)
+    assert len(at.selectbox(key="a").options) == S
+    for page in PAGES:
+        open_page(at, page)
+        assert not at.exception, (page, [e.value for e in at.exception])
+        assert not at.error, (page, [e.value for e in at.error])
+    open_page(at, "leaderboard")
+    top = at.number_input(key="top")
+    assert top.value == S and top.max == S
+    moves = figure(at, "lb_moves")
+    assert len([t for t in moves["data"] if t.get("mode") == "text"][0]["text"]) == S

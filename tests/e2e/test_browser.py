@@ -272,3 +272,37 @@ def _clean_output():
     if timings.exists():
         timings.unlink()
     yield
+
+
+def _verdict(pg) -> str:
+    return pg.locator("[data-testid='stMain'] h4").first.inner_text()
+
+
+def test_link_carries_the_default_pair(page, server, browser):
+    """A/B left at their defaults (which depend on the metric pair) are in the link, and the link
+    opens the same pair in a fresh browser."""
+    page.goto(f"{server['url']}/compare?metrics=Purity%2FInverse+Purity")
+    _wait_ready(page, "Compare two systems")
+    _nudge_alpha(page, r"/alpha=0\.51/", "Compare two systems")
+    _wait_ready(page, "Compare two systems")
+    page.wait_for_function("() => /[?&]a=/.test(location.search) && /[?&]b=/.test(location.search)")
+    q = _query(page)
+    sentence = _verdict(page)
+    assert q["a"] in sentence and q["b"] in sentence
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        fresh = ctx.new_page()
+        fresh.set_default_timeout(45_000)
+        fresh.goto(page.url)
+        _wait_ready(fresh, "Compare two systems")
+        assert _verdict(fresh) == sentence
+        assert _query(fresh)["a"] == q["a"] and _query(fresh)["b"] == q["b"]
+    finally:
+        ctx.close()
+
+
+def test_leaderboard_address_opens_the_leaderboard(page, server):
+    page.goto(f"{server['url']}/leaderboard")
+    _wait_ready(page, "Leaderboard")
+    _no_exception(page)
+    assert page.get_by_text("Page not found").count() == 0
