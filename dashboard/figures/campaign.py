@@ -221,8 +221,8 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
         label = short(s, 24)
         ticktext.append(f"<b style='color:{role_color(role)}'>[{role}] {label}</b>" if role else label)
     side = max(520, min(1100, 18 * S + 300))
-    layout(fig, title or f"UIR(row, column) for every pair, systems ranked by F\u03b1 "
-                          f"(dots: UIR \u2265 {threshold:.2f})", height=side)
+    layout(fig, title or f"UIR(row, column), ranked by F\u03b1 \u00b7 dot: UIR \u2265 "
+                          f"{threshold:.2f}", height=side)
     fig.update_layout(margin=dict(l=200 if show_ticks else 70, r=30, t=70, b=180 if show_ticks else 60),
                       legend=dict(y=1.0))
     fig.update_xaxes(title_text="system b (column)", tickvals=list(range(S)) if show_ticks else None,

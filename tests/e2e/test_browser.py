@@ -306,3 +306,48 @@ def test_leaderboard_address_opens_the_leaderboard(page, server):
     _wait_ready(page, "Leaderboard")
     _no_exception(page)
     assert page.get_by_text("Page not found").count() == 0
+
+
+def _score_csv(path: Path, S: int, T: int) -> Path:
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(7)
+    base = rng.uniform(0.2, 0.8, size=(S, 1, 2))
+    vals = np.clip(base + rng.normal(0, 0.08, size=(S, T, 2)), 0.01, 1.0)
+    s, t = np.meshgrid(np.arange(S), np.arange(T), indexing="ij")
+    frames = [pd.DataFrame({"system": [f"SVM_terms_jaccard_HAC_{i}%" for i in s.ravel()],
+                            "topic": [f"topic{j:03d}" for j in t.ravel()], "metric": m,
+                            "value": vals[:, :, k].ravel()})
+              for k, m in enumerate(("bcubed_precision", "bcubed_recall"))]
+    pd.concat(frames).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("S, T", [(4, 12), (150, 200)])
+def test_uploaded_campaign_on_every_page(page, server, tmp_path, S, T):
+    """A 4-system and a 150-system x 200-topic score table, every page, no error; screenshots at
+    1400x900 and 1024x768 (looked at by hand)."""
+    csv = _score_csv(tmp_path / f"scores_{S}.csv", S, T)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(server["url"] + "/data")
+    _wait_ready(page, "Data")
+    page.get_by_text("Load another campaign").click()
+    page.locator("input[type='file']").set_input_files(str(csv))
+    page.locator(".st-key-upload_load button").click()
+    page.wait_for_function(f"() => location.search.includes('campaign=scores_{S}')")
+    _wait_ready(page, "Data")
+    query = urlparse(page.url).query
+    for name, path, title in PAGES:
+        for w, h in ((1400, 900), (1024, 768)):
+            page.set_viewport_size({"width": w, "height": h})
+            page.goto(f"{server['url']}/{path}?{query}")  # a link made from the upload
+            _wait_ready(page, title)
+            _no_exception(page)
+            assert page.locator("[data-testid='stAlertContentError']").count() == 0, name
+            if name in ("leaderboard", "compare", "uir"):
+                page.locator(".js-plotly-plot .main-svg").first.wait_for()
+                page.wait_for_timeout(800)
+            OUT.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(OUT / f"s{S}_{name}_{w}.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
