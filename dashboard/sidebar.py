@@ -30,6 +30,13 @@ def campaign_ui(sb) -> tuple[Source, dict]:
     """The campaign selector: the source and its facts (the bundled campaign if it fails)."""
     srcs = sources()
     keys = list(srcs)
+    asked = st.query_params.get("campaign")
+    if asked and asked not in keys and st.session_state.get("_gone_campaign") != asked:
+        st.session_state["_gone_campaign"] = asked  # said once; the selector then falls back
+        sb.warning(f"The link names the campaign \u201c{asked}\u201d, which is not available "
+                   "here: uploads belong to the browser session that made them and are removed "
+                   "when it ends. Showing the bundled campaign; load the file again on the "
+                   "**Data** page.", icon=":material/link_off:")
     _valid("campaign", keys, keys[0])
     key = sb.selectbox("Campaign", keys, format_func=lambda k: srcs[k].label if k in srcs else k,
                        key="campaign", bind="query-params")

@@ -337,11 +337,13 @@ def test_uploaded_campaign_on_every_page(page, server, tmp_path, S, T):
     page.locator(".st-key-upload_load button").click()
     page.wait_for_function(f"() => location.search.includes('campaign=scores_{S}')")
     _wait_ready(page, "Data")
-    query = urlparse(page.url).query
     for name, path, title in PAGES:
         for w, h in ((1400, 900), (1024, 768)):
+            page.set_viewport_size({"width": 1400, "height": 900})  # every nav link visible
+            page.locator("[data-testid='stTopNavLink']").filter(has_text=title).first.click()
             page.set_viewport_size({"width": w, "height": h})
-            page.goto(f"{server['url']}/{path}?{query}")  # a link made from the upload
+            _wait_ready(page, title)
+            assert f"campaign=scores_{S}" in page.url, (name, page.url)
             _wait_ready(page, title)
             _no_exception(page)
             assert page.locator("[data-testid='stAlertContentError']").count() == 0, name
@@ -351,3 +353,10 @@ def test_uploaded_campaign_on_every_page(page, server, tmp_path, S, T):
             OUT.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(OUT / f"s{S}_{name}_{w}.png"))
     page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_link_to_a_gone_upload_says_so(page, server):
+    page.goto(server["url"] + "/?campaign=up-0123456789ab")
+    _wait_ready(page, "Leaderboard")
+    page.get_by_text("which is not available here").first.wait_for()
+    _no_exception(page)
