@@ -227,6 +227,32 @@ def test_export_page_downloads_and_report(app):
     assert "Download the report (HTML)" in [b.label for b in app.get("download_button")]
     html = app.session_state["_report_html"][1]
     assert "<script src=" not in html and html.count("Plotly.newPlot") >= 5
+    # the verdict first, readable headers, p-values never printed as 0.000
+    sel = app.session_state["_selection"]
+    assert html.index("class='verdict'") < html.index("<h2>")
+    assert "robust" in html[html.index("class='verdict'"):html.index("<h2>")]
+    assert "<th>Reference system</th>" in html and "<th>reference_uir</th>" not in html
+    assert ">0.000<" not in html.split("Significance tests of the pair")[1].split("<h2>")[0]
+    del sel
+
+
+def test_report_numbers_use_scientific_notation_for_tiny_values():
+    from dashboard.report_html import _number
+
+    assert _number(0.0000123) == "1.23e-05" and _number(0.5) == "0.500" and _number(0.0) == "0.000"
+
+
+def test_compare_opens_with_the_verdict_sentence(app):
+    from metrics.analyses import verdict_sentence
+
+    open_page(app, "compare")
+    assert_clean(app)
+    sel = app.session_state["_selection"]
+    from dashboard import data
+
+    expected = verdict_sentence(data.pair_report(sel, data.table(sel)), ("A", "B"))
+    first = [m.value for m in app.markdown if m.value.startswith("<p class='unanimity-verdict'>")]
+    assert first and expected.replace("'", "&#x27;") in first[0]
 
 
 def test_data_page_shows_validation_report(app):

@@ -63,3 +63,10 @@ def test_sentence_follows_the_report_on_replab(demo_campaign):
         flipped = dataclasses.replace(rep, uir_verdict=None)
         assert "not robust" in verdict_sentence(flipped)
     assert seen, "no pair checked"
+
+
+def test_names_can_be_roles():
+    s = verdict_sentence(_rep(uir=0.03, uir_verdict=None, better_for_every_alpha=None,
+                              crossings=(0.48,)), ("A", "B"))
+    assert s == ("A's UIR of +0.03 over B is not robust (|UIR| below 0.25); the F\u03b1 order "
+                 "flips at \u03b1 = 0.48.")

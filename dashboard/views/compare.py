@@ -5,6 +5,8 @@ worded by :mod:`dashboard.pair_view`."""
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import streamlit as st
 
@@ -28,7 +30,8 @@ t = data.table(sel)
 rep = None
 with ui.guard("The pair summary"):
     rep = data.pair_report(sel, t)
-    st.markdown(f"#### {verdict_sentence(rep)}")
+    st.markdown(f"<p class='unanimity-verdict'>{html.escape(verdict_sentence(rep, ('A', 'B')))}"
+                "</p>", unsafe_allow_html=True)
     for col, card in zip(st.columns(5), pair_view.summary_cards(rep)):
         col.metric(card.label, card.value, card.delta, delta_color=card.color, delta_arrow="off",
                    help=card.help)

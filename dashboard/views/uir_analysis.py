@@ -28,7 +28,7 @@ with ui.guard("The UIR matrix"):
     n_all = len(order)
     top = n_all
     if n_all > 20:
-        top = int(st.number_input(
+        top = int(st.columns([1, 3])[0].number_input(
             "Systems in the matrix: the top", 2, n_all, min(40, n_all), 5, key="mtop",
             bind="query-params", help=f"The best N of the {n_all} systems at \u03b1 = "
                                       f"{sel.alpha:.2f}, plus A and B; every row keeps its "

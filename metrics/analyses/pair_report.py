@@ -142,7 +142,7 @@ def _alphas(xs: tuple[float, ...], most: int = 3) -> str:
     return shown + (f" and {len(xs) - most} more" if len(xs) > most else "")
 
 
-def verdict_sentence(rep: PairReport) -> str:
+def verdict_sentence(rep: PairReport, names: tuple[str, str] | None = None) -> str:
     """The report's verdict on the pair in one sentence (the first line of the Compare page and
     of the HTML report).
 
@@ -153,8 +153,9 @@ def verdict_sentence(rep: PairReport) -> str:
     Examples: ``"x improves y robustly: UIR = +0.40 >= 0.25 (x at least as good on every metric
     on 6 of 10 topics, y on 2); x has the higher F_alpha for every alpha."`` and ``"x's UIR of
     +0.03 over y is not robust (below 0.25); the F_alpha order flips at alpha = 0.48."``
+    ``names`` replaces the two system names (the Compare page says "A" and "B", named above).
     """
-    a, b = rep.system_a, rep.system_b
+    a, b = names or (rep.system_a, rep.system_b)
     u, t = rep.uir, rep.threshold
     if rep.uir_verdict in ("a", "b"):
         win, lose = (a, b) if rep.uir_verdict == "a" else (b, a)

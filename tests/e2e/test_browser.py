@@ -275,7 +275,7 @@ def _clean_output():
 
 
 def _verdict(pg) -> str:
-    return pg.locator("[data-testid='stMain'] h4").first.inner_text()
+    return pg.locator("[data-testid='stMain'] .unanimity-verdict").first.inner_text()
 
 
 def test_link_carries_the_default_pair(page, server, browser):
@@ -288,7 +288,9 @@ def test_link_carries_the_default_pair(page, server, browser):
     page.wait_for_function("() => /[?&]a=/.test(location.search) && /[?&]b=/.test(location.search)")
     q = _query(page)
     sentence = _verdict(page)
-    assert q["a"] in sentence and q["b"] in sentence
+    assert "UIR" in sentence and "A" in sentence
+    caption = page.get_by_text(" vs ").first.inner_text()
+    assert q["a"] in caption and q["b"] in caption
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         fresh = ctx.new_page()
@@ -296,6 +298,7 @@ def test_link_carries_the_default_pair(page, server, browser):
         fresh.goto(page.url)
         _wait_ready(fresh, "Compare two systems")
         assert _verdict(fresh) == sentence
+        assert fresh.get_by_text(" vs ").first.inner_text() == caption
         assert _query(fresh)["a"] == q["a"] and _query(fresh)["b"] == q["b"]
     finally:
         ctx.close()
