@@ -423,3 +423,36 @@ def test_small_campaigns_on_every_page(S, T):
     assert top.value == S and top.max == S
     moves = figure(at, "lb_moves")
     assert len([t for t in moves["data"] if t.get("mode") == "text"][0]["text"]) == S
+
+
+def test_two_uploads_with_one_name_stay_apart():
+    at = upload(new_app(), [("small_campaign.csv", _score_csv(3, 5, seed=1), "text/csv")])
+    first = at.session_state["_selection"].source.key
+    at = upload(at, [("small_campaign.csv", _score_csv(4, 5, seed=2), "text/csv")])
+    assert_clean(at)
+    second = at.session_state["_selection"].source.key
+    assert first != second
+    labels = at.selectbox(key="campaign").options
+    ours = [x for x in labels if x.startswith("small_campaign.csv (upload")]
+    assert len(ours) == 2 and len(set(ours)) == 2   # told apart by their content id
+    assert len(at.selectbox(key="a").options) == 4
+    at.selectbox(key="campaign").set_value(first).run()
+    assert_clean(at)
+    assert len(at.selectbox(key="a").options) == 3
+
+
+def test_improved_systems_are_counted_not_listed():
+    rng = np.random.default_rng(5)
+    S, T = 60, 20
+    base = np.linspace(0.9, 0.1, S)[:, None, None]
+    vals = np.clip(base + rng.normal(0, 0.01, size=(S, T, 2)), 0.01, 1)
+    rows = [(f"s{s:02d}", f"t{t}", m, vals[s, t, k]) for s in range(S) for t in range(T)
+            for k, m in enumerate(("bcubed_precision", "bcubed_recall"))]
+    csv = pd.DataFrame(rows, columns=["system", "topic", "metric", "value"]).to_csv(index=False)
+    at = upload(new_app(), [("ordered.csv", csv.encode(), "text/csv")])
+    open_page(at, "leaderboard")
+    assert_clean(at)
+    table = next(d.value for d in at.dataframe if "improved" in d.value.columns)
+    top = table.iloc[0]
+    assert top["n_improved"] == S - 1
+    assert top["improved"].endswith(f"and {S - 1 - 3} more") and top["improved"].count(",") == 2

@@ -8,6 +8,16 @@ from dashboard import data, figures, state, ui
 from dashboard.figures import short
 from metrics.baselines import BASELINES
 
+
+
+def _improved(v, shown: int = 3) -> str:
+    """The first few improved systems and a count of the rest (not a 140-name list)."""
+    if not isinstance(v, list) or not v:
+        return ""
+    rest = len(v) - shown
+    return ", ".join(v[:shown]) + (f" and {rest} more" if rest > 0 else "")
+
+
 sel = state.selection()
 info = data.campaign_info(sel.source)
 ui.header(
@@ -47,7 +57,7 @@ with ui.guard("The leaderboard"):
         role=[highlight.get(s, "") + (" baseline" if b else "")
               for s, b in zip(board["system"], is_base)],
         reference_system=board["reference_system"].map(lambda s: s if isinstance(s, str) else ""),
-        improved=board["improved_systems"].map(lambda v: ", ".join(v) if isinstance(v, list) else ""),
+        improved=board["improved_systems"].map(_improved),
         # blank, not "None", where a system has no reference system
         reference_uir=board["reference_uir"].map(lambda v: "" if v is None or v != v else f"{v:.2f}"),
     )[["rank", "role", "system", "f", "precision", "recall", "reference_system", "reference_uir",
