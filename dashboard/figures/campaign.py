@@ -155,20 +155,21 @@ def rank_moves_figure(
     tag = np.array([f"[{r}] " if r else "" for r in role], dtype=object)
     fig.add_trace(go.Scatter(
         x=np.zeros(n), y=slot1, mode="text",
-        text=[f"{t}{short(x)}  {a}" for t, x, a in zip(tag, names, r1)],
+        text=[f"{t}{short(x, 24)}  {a}\u2002\u2002" for t, x, a in zip(tag, names, r1)],
         textposition="middle left", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     fig.add_trace(go.Scatter(
         x=np.ones(n)[order2], y=slot2[order2], mode="text",
-        text=[f"{b}  {t}{short(x)}" for t, x, b in zip(tag[order2], names[order2], r2[order2])],
+        text=[f"\u2002\u2002{b}  {t}{short(x, 24)}"
+              for t, x, b in zip(tag[order2], names[order2], r2[order2])],
         textposition="middle right", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     height = max(380, 22 * n + 160)
     shown = f"top {n}" if top is not None and len(moves) > n else f"all {n}"
-    layout(fig, title or f"How ranks move from \u03b1 = {alpha1:.2f} to \u03b1 = {alpha2:.2f} "
-                         f"({shown} of {len(moves)} systems; numbers are ranks)",
+    layout(fig, title or f"Ranks at \u03b1 = {alpha1:.2f} and {alpha2:.2f} ({shown} of "
+                         f"{len(moves)})",
            height=height, legend_below=True)
     fig.update_layout(margin=dict(l=10, r=10, t=80, b=40),
                       legend=dict(y=-0.01, yanchor="top"))
-    fig.update_xaxes(range=[-1.05, 2.05], tickvals=[0, 1],
+    fig.update_xaxes(range=[-1.45, 2.45], tickvals=[0, 1],
                      ticktext=[f"rank at \u03b1 = {alpha1:.2f}", f"rank at \u03b1 = {alpha2:.2f}"],
                      side="top", showgrid=False, zeroline=False, title_text=None,
                      tickfont=dict(size=13))

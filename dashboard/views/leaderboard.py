@@ -106,7 +106,7 @@ with ui.guard("The leaderboard"):
                               1 if len(board) < 10 else 5, key="top", bind="query-params",
                               help="The top N systems at the first \u03b1, followed to their "
                                    "rank at the second (and A, B).")
-        st.caption("Green lines climb at the second \u03b1, orange lines fall. A ranking that "
+        st.caption("Green solid lines climb at the second \u03b1, orange dashed lines fall. A ranking that "
                    "depends on \u03b1 is a comparison that depends on how the metrics are weighed.")
     with c2:
         moves = data.rank_moves(t, sel.alpha, alpha2, sel.average)
