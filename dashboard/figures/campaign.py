@@ -155,11 +155,11 @@ def rank_moves_figure(
     tag = np.array([f"[{r}] " if r else "" for r in role], dtype=object)
     fig.add_trace(go.Scatter(
         x=np.zeros(n), y=slot1, mode="text",
-        text=[f"{t}{short(x, 24)}  {a}\u2002\u2002" for t, x, a in zip(tag, names, r1)],
+        text=[f"{t}{short(x, 24 - len(t))}  {a}\u2002\u2002" for t, x, a in zip(tag, names, r1)],
         textposition="middle left", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     fig.add_trace(go.Scatter(
         x=np.ones(n)[order2], y=slot2[order2], mode="text",
-        text=[f"\u2002\u2002{b}  {t}{short(x, 24)}"
+        text=[f"\u2002\u2002{b}  {t}{short(x, 24 - len(t))}"
               for t, x, b in zip(tag[order2], names[order2], r2[order2])],
         textposition="middle right", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     height = max(380, 22 * n + 160)
