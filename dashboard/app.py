@@ -34,6 +34,10 @@ st.markdown(
     [data-testid="stSidebar"] label p {font-size: 0.85rem;}
     .block-container {padding-top: 3.2rem; padding-bottom: 2rem;}
     h1 {font-size: 1.9rem !important; padding-bottom: 0.1rem !important;}
+    .unanimity-verdict {font-size: 1.2rem; font-weight: 600; margin: 0.2rem 0 0.6rem 0;}
+    [data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div,
+    [data-testid="stMetricDelta"] div {white-space: normal !important; overflow: visible !important;
+        text-overflow: clip !important;}
     </style>""",
     unsafe_allow_html=True,
 )
@@ -47,8 +51,11 @@ with guard("Loading the campaign"):
     ok = True
 
 pages = [
-    st.Page(str(_VIEWS / "leaderboard.py"), title="Leaderboard", url_path="leaderboard",
+    st.Page(str(_VIEWS / "leaderboard.py"), title="Leaderboard", url_path="ranking",
             icon=":material/leaderboard:", default=True),
+    # /leaderboard: the default page lives at "/", this hidden alias keeps its own address
+    st.Page(str(_VIEWS / "leaderboard.py"), title="Leaderboard ", url_path="leaderboard",
+            visibility="hidden"),
     st.Page(str(_VIEWS / "compare.py"), title="Compare two systems", url_path="compare",
             icon=":material/compare_arrows:"),
     st.Page(str(_VIEWS / "uir_analysis.py"), title="UIR analysis", url_path="uir",

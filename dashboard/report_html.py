@@ -23,16 +23,24 @@ padding-bottom:4px} .sub{color:#555;margin:0 0 12px} .note{color:#666;font-size:
 table{border-collapse:collapse;font-size:13px;margin:8px 0 16px;width:100%}
 th,td{border-bottom:1px solid #e6e6e6;padding:4px 8px;text-align:right}
 th{background:#f3f3f3;text-align:right} td:first-child,th:first-child{text-align:left}
+td:nth-child(2),th:nth-child(2){text-align:left}
+.verdict{font-size:18px;font-weight:600;margin:10px 0 14px;padding:8px 12px;background:#f3f7fb;
+border-left:4px solid #0072B2}
 .params{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:4px 16px;
 font-size:14px;margin:10px 0} .params b{color:#333} footer{color:#888;font-size:12px;margin-top:30px}
 """
+
+
+def _number(v: float, floatfmt: str = "{:.3f}") -> str:
+    """A table number: scientific notation where the fixed format would print 0.000 (p-values)."""
+    return f"{v:.2e}" if v != 0 and abs(v) < 0.001 else floatfmt.format(v)
 
 
 def _table_html(df: pd.DataFrame, max_rows: int = 60, floatfmt: str = "{:.3f}") -> str:
     shown = df.head(max_rows)
     more = len(df) - len(shown)
     out = shown.to_html(index=False, border=0, escape=True, na_rep="\u2013",
-                        float_format=lambda v: floatfmt.format(v))
+                        float_format=lambda v: _number(v, floatfmt))
     if more > 0:
         out += f'<p class="note">\u2026 and {more} more rows (see the CSV export).</p>'
     return out
@@ -43,6 +51,7 @@ def build_report(
     subtitle: str,
     parameters: dict,
     sections: Sequence[tuple[str, str, go.Figure | pd.DataFrame]],
+    verdict: str | None = None,
 ) -> str:
     """Render the report.
 
@@ -53,6 +62,8 @@ def build_report(
         Shown as a grid at the top (campaign, metric pair, alpha, ...).
     sections : sequence of (heading, note, figure or DataFrame)
         In order. Figures stay interactive (zoom, hover, PNG download from their toolbar).
+    verdict : str, optional
+        The one-sentence verdict on the pair, shown first under the title.
 
     Returns
     -------
@@ -63,6 +74,7 @@ def build_report(
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body><main>",
         f"<h1>{html.escape(title)}</h1><p class='sub'>{html.escape(subtitle)}</p>",
+        f"<p class='verdict'>{html.escape(verdict)}</p>" if verdict else "",
         "<div class='params'>",
         *[f"<div><b>{html.escape(str(k))}</b>: {html.escape(str(v))}</div>"
           for k, v in parameters.items()],

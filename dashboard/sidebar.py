@@ -9,6 +9,7 @@ import streamlit as st
 from dashboard import data
 from dashboard.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
+from metrics.baselines import BASELINES
 from metrics.significance import CORRECTIONS, TESTS
 from metrics.uir import DEFAULT_THRESHOLD
 
@@ -29,6 +30,13 @@ def campaign_ui(sb) -> tuple[Source, dict]:
     """The campaign selector: the source and its facts (the bundled campaign if it fails)."""
     srcs = sources()
     keys = list(srcs)
+    asked = st.query_params.get("campaign")
+    if asked and asked not in keys and st.session_state.get("_gone_campaign") != asked:
+        st.session_state["_gone_campaign"] = asked  # said once; the selector then falls back
+        sb.warning(f"The link names the campaign \u201c{asked}\u201d, which is not available "
+                   "here: uploads belong to the browser session that made them and are removed "
+                   "when it ends. Showing the bundled campaign; load the file again on the "
+                   "**Data** page.", icon=":material/link_off:")
     _valid("campaign", keys, keys[0])
     key = sb.selectbox("Campaign", keys, format_func=lambda k: srcs[k].label if k in srcs else k,
                        key="campaign", bind="query-params")
@@ -124,14 +132,31 @@ def baselines_ui(sb, info: dict) -> bool:
 
 
 def pair_ui(box, systems: list[str], default_a: str, default_b: str) -> tuple[str, str]:
-    """Systems A and B."""
+    """Systems A and B.
+
+    The widgets have no default of their own (``index=None``): the default pair depends on the
+    metric pair and the test-bed filter, so it is written into the session state and from there
+    into the URL like any chosen value, and a shared link always names A and B.
+    """
     _valid("a", systems, default_a)
     _valid("b", systems, default_b)
+    for key, default in (("a", default_a), ("b", default_b)):
+        if key in st.query_params:
+            continue
+        # Seed the default on the first run; on later runs re-assign the value: Streamlit writes
+        # a programmatic set of a bound widget to the URL once the widget exists, so from the
+        # first interaction on the link names A and B (before it, the link without them opens
+        # the same default pair: it depends only on what the URL carries).
+        value = st.session_state.get(key)
+        st.session_state[key] = default if value is None else value
     with box:
-        a = st.selectbox("System A", systems, index=systems.index(default_a), key="a",
-                         bind="query-params")
-        b = st.selectbox("System B", systems, index=systems.index(default_b), key="b",
-                         bind="query-params")
+        fmt = (lambda s: f"{s} (baseline)" if s in BASELINES else s)  # noqa: E731
+        a = st.selectbox("System A", systems, index=None, key="a", bind="query-params",
+                         format_func=fmt)
+        b = st.selectbox("System B", systems, index=None, key="b", bind="query-params",
+                         format_func=fmt)
+        a = a if a in systems else default_a
+        b = b if b in systems else default_b
         if a == b:
             st.warning("A and B are the same system: pick two.")
     return a, b

@@ -154,10 +154,12 @@ def register_upload(files: list[tuple[str, bytes]], gold: str | None = None) -> 
     """
     up = uploads.session_space().save(files, gold if len(files) > 1 else None)
     names = ", ".join(p.name for p in up.paths)
+    # the content id tells apart two uploads with one name
+    label = f"{short_label(names)} (upload {up.key.removeprefix('up-')[:6]})"
     if len(up.paths) == 1:
-        src = Source(up.key, f"{short_label(names)} (upload)", str(up.paths[0]), f"upload:{up.key}")
+        src = Source(up.key, label, str(up.paths[0]), f"upload:{up.key}")
     else:
-        src = Source(up.key, f"{short_label(names)} (upload)", str(up.gold or ""),
+        src = Source(up.key, label, str(up.gold or ""),
                      f"upload:{up.key}", tuple(str(p) for p in (up.runs or up.paths)))
     _uploads()[up.key] = src
     return src

@@ -208,6 +208,13 @@ def test_baselines_add_systems(app):
     app.toggle(key="baselines").set_value(True).run()
     assert_clean(app)
     assert len(app.selectbox(key="a").options) > n
+    # baselines are marked, not silently counted as systems
+    cards = {m.label: m.value for m in app.metric}
+    assert cards["Systems"] == f"{n} + 5 baselines"
+    table = next(d.value for d in app.dataframe if "role" in d.value.columns)
+    marked = set(table.loc[table["role"].str.contains("baseline"), "system"])
+    assert marked == {"all-in-one", "one-in-one", "combined", "random", "ultra-shaped"}
+    assert "combined (baseline)" in app.selectbox(key="a").format_func("combined")
     app.toggle(key="baselines").set_value(False).run()
 
 
@@ -220,6 +227,32 @@ def test_export_page_downloads_and_report(app):
     assert "Download the report (HTML)" in [b.label for b in app.get("download_button")]
     html = app.session_state["_report_html"][1]
     assert "<script src=" not in html and html.count("Plotly.newPlot") >= 5
+    # the verdict first, readable headers, p-values never printed as 0.000
+    sel = app.session_state["_selection"]
+    assert html.index("class='verdict'") < html.index("<h2>")
+    assert "robust" in html[html.index("class='verdict'"):html.index("<h2>")]
+    assert "<th>Reference system</th>" in html and "<th>reference_uir</th>" not in html
+    assert ">0.000<" not in html.split("Significance tests of the pair")[1].split("<h2>")[0]
+    del sel
+
+
+def test_report_numbers_use_scientific_notation_for_tiny_values():
+    from dashboard.report_html import _number
+
+    assert _number(0.0000123) == "1.23e-05" and _number(0.5) == "0.500" and _number(0.0) == "0.000"
+
+
+def test_compare_opens_with_the_verdict_sentence(app):
+    from metrics.analyses import verdict_sentence
+
+    open_page(app, "compare")
+    assert_clean(app)
+    sel = app.session_state["_selection"]
+    from dashboard import data
+
+    expected = verdict_sentence(data.pair_report(sel, data.table(sel)), ("A", "B"))
+    first = [m.value for m in app.markdown if m.value.startswith("<p class='unanimity-verdict'>")]
+    assert first and expected.replace("'", "&#x27;") in first[0]
 
 
 def test_data_page_shows_validation_report(app):
@@ -347,9 +380,79 @@ def test_400_systems_stay_usable():
         assert first < 60, f"{page} took {first:.1f}s"
     open_page(at, "uir")
     heat = figure(at, "uir_heatmap")
-    assert arr(heat["data"][0]["z"]).shape == (S, S)
+    # the top 40 (a chooser) keeps every label, the A/B marks and the dots
+    n = arr(heat["data"][0]["z"]).shape[0]
+    assert arr(heat["data"][0]["z"]).shape == (n, n) and 40 <= n <= 42
+    assert len(heat["layout"]["yaxis"]["ticktext"]) == n
+    assert any("[A]" in x for x in heat["layout"]["yaxis"]["ticktext"])
+    at.number_input(key="mtop").set_value(10).run()
+    assert_clean(at)
+    assert arr(figure(at, "uir_heatmap")["data"][0]["z"]).shape[0] <= 12
     # once computed, a slider change re-renders quickly
     t0 = time.perf_counter()
     at.slider(key="alpha").set_value(0.4).run()
     assert_clean(at)
     assert time.perf_counter() - t0 < 15
+
+
+# ------------------------------------------------------------------------------------------------
+# small campaigns: every page, from 4 systems down to 2 systems and 1 topic
+# ------------------------------------------------------------------------------------------------
+
+
+def _score_csv(S: int, T: int, seed: int = 3) -> bytes:
+    rng = np.random.default_rng(seed)
+    vals = rng.uniform(0.1, 0.9, size=(S, T, 2))
+    rows = [(f"sys{s}", f"t{t}", m, vals[s, t, k]) for s in range(S) for t in range(T)
+            for k, m in enumerate(("bcubed_precision", "bcubed_recall"))]
+    return pd.DataFrame(rows, columns=["system", "topic", "metric", "value"]).to_csv(
+        index=False).encode()
+
+
+@pytest.mark.parametrize("S, T", [(4, 12), (2, 1)])
+def test_small_campaigns_on_every_page(S, T):
+    at = upload(new_app(), [(f"small_{S}x{T}.csv", _score_csv(S, T), "text/csv")])
+    assert_clean(at)
+    assert len(at.selectbox(key="a").options) == S
+    for page in PAGES:
+        open_page(at, page)
+        assert not at.exception, (page, [e.value for e in at.exception])
+        assert not at.error, (page, [e.value for e in at.error])
+    open_page(at, "leaderboard")
+    top = at.number_input(key="top")
+    assert top.value == S and top.max == S
+    moves = figure(at, "lb_moves")
+    assert len([t for t in moves["data"] if t.get("mode") == "text"][0]["text"]) == S
+
+
+def test_two_uploads_with_one_name_stay_apart():
+    at = upload(new_app(), [("small_campaign.csv", _score_csv(3, 5, seed=1), "text/csv")])
+    first = at.session_state["_selection"].source.key
+    at = upload(at, [("small_campaign.csv", _score_csv(4, 5, seed=2), "text/csv")])
+    assert_clean(at)
+    second = at.session_state["_selection"].source.key
+    assert first != second
+    labels = at.selectbox(key="campaign").options
+    ours = [x for x in labels if x.startswith("small_campaign.csv (upload")]
+    assert len(ours) == 2 and len(set(ours)) == 2   # told apart by their content id
+    assert len(at.selectbox(key="a").options) == 4
+    at.selectbox(key="campaign").set_value(first).run()
+    assert_clean(at)
+    assert len(at.selectbox(key="a").options) == 3
+
+
+def test_improved_systems_are_counted_not_listed():
+    rng = np.random.default_rng(5)
+    S, T = 60, 20
+    base = np.linspace(0.9, 0.1, S)[:, None, None]
+    vals = np.clip(base + rng.normal(0, 0.01, size=(S, T, 2)), 0.01, 1)
+    rows = [(f"s{s:02d}", f"t{t}", m, vals[s, t, k]) for s in range(S) for t in range(T)
+            for k, m in enumerate(("bcubed_precision", "bcubed_recall"))]
+    csv = pd.DataFrame(rows, columns=["system", "topic", "metric", "value"]).to_csv(index=False)
+    at = upload(new_app(), [("ordered.csv", csv.encode(), "text/csv")])
+    open_page(at, "leaderboard")
+    assert_clean(at)
+    table = next(d.value for d in at.dataframe if "improved" in d.value.columns)
+    top = table.iloc[0]
+    assert top["n_improved"] == S - 1
+    assert top["improved"].endswith(f"and {S - 1 - 3} more") and top["improved"].count(",") == 2

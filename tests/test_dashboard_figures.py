@@ -37,7 +37,7 @@ def _titles(fig: go.Figure) -> tuple[str, str]:
 def test_short_truncates_long_names():
     assert F.short("abc", 5) == "abc"
     s = F.short("SVM_terms_jaccard_HAC_100%_extra", 12)
-    assert len(s) == 12 and s.endswith("\u2026")
+    assert len(s) == 12 and "\u2026" in s and s.endswith("extra")
 
 
 def test_palette_is_okabe_ito_and_pair_colours_distinct():
@@ -73,10 +73,10 @@ def test_rank_moves_groups_lines_and_keeps_top(curves):
     })
     fig = F.rank_moves_figure(moves, 0.5, 0.2, {"s0": "A"}, top=10)
     names = {t.name for t in fig.data if t.mode != "text"}
-    assert {"moves up", "moves down", "A: s0"} <= names
-    # labels only for kept systems: top 10 at either alpha (+ s49 climbs to 1)
+    assert {"moves down", "A: s0"} <= names
+    # exactly the top 10 at the first alpha (s0, the A system, is among them)
     labels = [t for t in fig.data if t.mode == "text"][0].text
-    assert len(labels) == 11
+    assert len(labels) == 10
     assert fig.layout.yaxis.autorange is False and fig.layout.yaxis.range[0] > fig.layout.yaxis.range[1]
 
 
@@ -149,7 +149,8 @@ def test_uir_heatmap_ticks_roles_and_threshold_dots():
     assert fig.data[0].zmin == -1 and fig.data[0].zmax == 1
     dots = fig.data[1]
     assert sorted(zip(dots.y, dots.x)) == [(0, 1), (1, 2)]
-    assert "A: x" in fig.layout.yaxis.ticktext[0]
+    assert "[A] x" in fig.layout.yaxis.ticktext[0]
+    assert fig.layout.yaxis.tickfont.size >= 12
     assert fig.layout.xaxis.title.text.startswith("system b")
 
 
@@ -206,3 +207,35 @@ def test_html_report_is_self_contained(topics):
     assert "<script src=\"http" not in html and not re.search(r"<script[^>]+src=", html)
     assert html.count("Plotly.newPlot") == 2
     assert "<table" in html and "t3" in html
+
+
+def test_rank_moves_150_systems_top_30_on_even_slots():
+    """150 systems, top 30: exactly 30 rows (+ A and B outside it), one label per slot."""
+    rng = np.random.default_rng(1)
+    S = 150
+    r2 = rng.permutation(S) + 1
+    moves = pd.DataFrame({"system": [f"SVM_terms_jaccard_HAC_{i}%" for i in range(S)],
+                          "rank_1": np.arange(1, S + 1), "rank_2": r2, "f_1": 0.5, "f_2": 0.4})
+    fig = F.rank_moves_figure(moves, 0.5, 0.2, {"SVM_terms_jaccard_HAC_100%": "A",
+                                                 "SVM_terms_jaccard_HAC_3%": "B"}, top=30)
+    left, right = [t for t in fig.data if t.mode == "text"]
+    assert len(left.text) == len(right.text) == 31   # top 30 + A at rank 101
+    for side in (left, right):
+        y = np.asarray(side.y, dtype=float)
+        assert sorted(y) == list(range(1, 32))       # evenly spaced, no two labels share a row
+        assert side.textfont.size >= 12
+    # the right side is ordered by the rank at the second alpha, labelled with the true rank
+    ranks = [int(t.split()[0]) for t in right.text]
+    assert ranks == sorted(ranks)
+    assert any("[A]" in t and "101" in t for t in left.text)
+    # up / down / same differ by dash as well as colour (colour-blind safe)
+    dashes = {t.name: t.line.dash for t in fig.data if t.mode != "text"}
+    assert dashes["moves up"] != dashes["moves down"]
+
+
+def test_short_keeps_the_distinguishing_end():
+    from dashboard.figures.style import short
+    a, b = short("SVM_terms_jaccard_HAC_10%", 20), short("SVM_terms_jaccard_HAC_100%", 20)
+    assert a != b and len(a) <= 20 and len(b) <= 20 and "\u2026" in b
+    assert b.endswith("100%") and a.endswith("10%")
+    assert short("short", 20) == "short"

@@ -29,6 +29,7 @@ __all__ = [
     "f_curves_figure",
     "rank_moves_figure",
     "uir_heatmap_figure",
+    "MATRIX_LABELLED",
     "threshold_curve_figure",
     "delta_f_uir_figure",
     "weakest_metric_figure",
@@ -103,71 +104,77 @@ def rank_moves_figure(
         Columns ``system, rank_1, rank_2`` (ranks at alpha1 and alpha2, 1 = best) and optionally
         ``f_1, f_2``.
     top : int, optional
-        Keep the systems in the top ``top`` at either alpha (the chart stays readable with
-        hundreds of systems).
+        Keep the ``top`` best systems at alpha1 (plus A and B): exactly that many rows. Each side
+        lists the kept systems in their order at its alpha on evenly spaced slots, labelled with
+        the true rank, so labels never overlap whatever the number of systems.
     """
     highlight = dict(highlight or {})
-    df = moves.copy()
+    df = moves.sort_values(["rank_1", "rank_2"], kind="stable")
     if top is not None and len(df) > top:
-        keep = (df["rank_1"] <= top) | (df["rank_2"] <= top) | df["system"].isin(list(highlight))
+        keep = (np.arange(len(df)) < top) | df["system"].isin(list(highlight)).to_numpy()
         df = df[keep]
     n = len(df)
-    max_rank = int(max(df["rank_1"].max(), df["rank_2"].max())) if n else 1
-    fig = go.Figure()
-    groups: dict[str, dict] = {}
-    order = ["moves up", "moves down", "same rank"]
+    r1 = df["rank_1"].to_numpy(dtype=int)
+    r2 = df["rank_2"].to_numpy(dtype=int)
+    names = df["system"].astype(str).to_numpy()
+    slot1 = np.arange(1, n + 1)  # df is in rank_1 order
+    order2 = np.lexsort((r1, r2))
+    slot2 = np.empty(n, dtype=int)
+    slot2[order2] = np.arange(1, n + 1)
     f1 = df["f_1"].to_numpy(dtype=float) if "f_1" in df else np.full(n, np.nan)
     f2 = df["f_2"].to_numpy(dtype=float) if "f_2" in df else np.full(n, np.nan)
-    for k, row in enumerate(df.itertuples(index=False)):
-        s = str(row.system)
-        r1, r2 = int(row.rank_1), int(row.rank_2)
-        role = highlight.get(s)
-        if role:
-            name, color, width = f"{role}: {short(s, 30)}", role_color(role), 3.5
-        elif r2 < r1:
-            name, color, width = "moves up", COLOR_UP, 1.6
-        elif r2 > r1:
-            name, color, width = "moves down", COLOR_DOWN, 1.6
-        else:
-            name, color, width = "same rank", COLOR_TIED, 1.2
-        g = groups.setdefault(name, {"x": [], "y": [], "text": [], "color": color, "width": width})
-        hover = (f"{s}<br>\u03b1={alpha1:.2f}: rank {r1} (F={f1[k]:.3f})"
-                 f"<br>\u03b1={alpha2:.2f}: rank {r2} (F={f2[k]:.3f})")
-        g["x"] += [0, 1, None]
-        g["y"] += [r1, r2, None]
-        g["text"] += [hover, hover, ""]
-    names = [g for g in order if g in groups] + [g for g in groups if g not in order]
-    for name in names:
-        g = groups[name]
+    role = np.array([highlight.get(x, "") for x in names], dtype=object)
+    kind = np.where(r2 < r1, "moves up", np.where(r2 > r1, "moves down", "same rank"))
+    hover = np.array([f"{x}<br>\u03b1={alpha1:.2f}: rank {a} (F={p:.3f})"
+                      f"<br>\u03b1={alpha2:.2f}: rank {b} (F={q:.3f})"
+                      for x, a, b, p, q in zip(names, r1, r2, f1, f2)], dtype=object)
+    style = {"moves up": (COLOR_UP, "solid", 1.8, "triangle-up"),
+             "moves down": (COLOR_DOWN, "dash", 1.8, "triangle-down"),
+             "same rank": (COLOR_TIED, "dot", 1.4, "circle")}
+    fig = go.Figure()
+
+    def _lines(idx: np.ndarray, name: str, color: str, dash: str, width: float, symbol: str):
+        m = idx.size
+        x = np.tile([0.0, 1.0, np.nan], m)
+        y = np.column_stack([slot1[idx], slot2[idx], np.full(m, np.nan)]).ravel()
+        text = np.column_stack([hover[idx], hover[idx], np.full(m, "", dtype=object)]).ravel()
         fig.add_trace(go.Scatter(
-            x=np.asarray(g["x"], dtype=float), y=np.asarray(g["y"], dtype=float),
-            mode="lines+markers", name=name, line=dict(color=g["color"], width=g["width"]),
-            marker=dict(size=6, color=g["color"]), text=np.asarray(g["text"], dtype=object),
-            hovertemplate="%{text}<extra></extra>",
-        ))
-    left = df.sort_values("rank_1")
-    right = df.sort_values("rank_2")
+            x=x, y=y, mode="lines+markers", name=name,
+            line=dict(color=color, width=width, dash=dash),
+            marker=dict(size=8, color=color, symbol=symbol), text=text,
+            hovertemplate="%{text}<extra></extra>"))
+
+    plain = role == ""
+    for name, (color, dash, width, symbol) in style.items():
+        idx = np.flatnonzero(plain & (kind == name))
+        if idx.size:
+            _lines(idx, name, color, dash, width, symbol)
+    for k in np.flatnonzero(~plain):
+        _lines(np.array([k]), f"{role[k]}: {short(names[k], 30)}", role_color(role[k]), "solid",
+               3.5, "square" if role[k] == "A" else "diamond")
+    tag = np.array([f"[{r}] " if r else "" for r in role], dtype=object)
     fig.add_trace(go.Scatter(
-        x=[0] * n, y=left["rank_1"], mode="text", text=[f"{short(s)} {r}" for s, r in
-                                                           zip(left["system"], left["rank_1"])],
-        textposition="middle left", textfont=dict(size=11), showlegend=False, hoverinfo="skip",
-    ))
+        x=np.zeros(n), y=slot1, mode="text",
+        text=[f"{t}{short(x, 24 - len(t))}  {a}\u2002\u2002" for t, x, a in zip(tag, names, r1)],
+        textposition="middle left", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     fig.add_trace(go.Scatter(
-        x=[1] * n, y=right["rank_2"], mode="text", text=[f"{r} {short(s)}" for s, r in
-                                                            zip(right["system"], right["rank_2"])],
-        textposition="middle right", textfont=dict(size=11), showlegend=False, hoverinfo="skip",
-    ))
-    height = max(380, 19 * n + 150)
-    layout(fig, title or f"How ranks move from \u03b1 = {alpha1:.2f} to \u03b1 = {alpha2:.2f}",
-            height=height, legend_below=True)
+        x=np.ones(n)[order2], y=slot2[order2], mode="text",
+        text=[f"\u2002\u2002{b}  {t}{short(x, 24 - len(t))}"
+              for t, x, b in zip(tag[order2], names[order2], r2[order2])],
+        textposition="middle right", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
+    height = max(380, 22 * n + 160)
+    shown = f"top {n}" if top is not None and len(moves) > n else f"all {n}"
+    layout(fig, title or f"Ranks at \u03b1 = {alpha1:.2f} and {alpha2:.2f} ({shown} of "
+                         f"{len(moves)})",
+           height=height, legend_below=True)
     fig.update_layout(margin=dict(l=10, r=10, t=80, b=40),
                       legend=dict(y=-0.01, yanchor="top"))
-    fig.update_xaxes(range=[-1.05, 2.05], tickvals=[0, 1],
+    fig.update_xaxes(range=[-1.45, 2.45], tickvals=[0, 1],
                      ticktext=[f"rank at \u03b1 = {alpha1:.2f}", f"rank at \u03b1 = {alpha2:.2f}"],
-                     side="top", showgrid=False, zeroline=False, title_text=None)
-    fig.update_yaxes(autorange="reversed", range=None, showticklabels=False, showgrid=False,
-                     zeroline=False, title_text=None)
-    fig.update_yaxes(range=[max_rank + 0.8, 0.2], autorange=False)
+                     side="top", showgrid=False, zeroline=False, title_text=None,
+                     tickfont=dict(size=13))
+    fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, title_text=None,
+                     range=[n + 0.8, 0.2], autorange=False)
     return fig
 
 
@@ -176,17 +183,22 @@ def rank_moves_figure(
 # ------------------------------------------------------------------------------------------------
 
 
+MATRIX_LABELLED = 60  # systems up to which the UIR matrix keeps every label, dot and gap
+
+
 def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float,
                        highlight: Mapping[str, str] | None = None,
                        title: str | None = None) -> go.Figure:
     """UIR(row, column) for every ordered pair, systems in the given (rank) order.
 
-    Cells with UIR >= threshold carry a dot when there are few enough systems to see them.
+    Cells with UIR >= threshold carry a dot, and every row and column its (middle-ellipsed)
+    name, A and B marked, up to ``MATRIX_LABELLED`` systems; the page shows the top N of a
+    larger campaign (a chooser) rather than shrinking 150 labels into stripes.
     """
     systems = [str(s) for s in systems]
     S = len(systems)
     z = np.asarray(uir, dtype=float)
-    show_ticks = S <= 60
+    show_ticks = S <= MATRIX_LABELLED
     fig = go.Figure(go.Heatmap(
         z=z, x=list(range(S)), y=list(range(S)), zmin=-1, zmax=1, zmid=0, colorscale=DIVERGING,
         customdata=np.array([[f"{r}", f"{c}"] for r in systems for c in systems],
@@ -194,13 +206,13 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
         hovertemplate=("UIR(%{customdata[0]}, %{customdata[1]}) = %{z:.3f}<extra></extra>"
                        if S <= 120 else "UIR(row %{y}, column %{x}) = %{z:.3f}<extra></extra>"),
         colorbar=dict(title=dict(text="UIR", side="right"), thickness=14, len=0.8),
-        xgap=1 if S <= 60 else 0, ygap=1 if S <= 60 else 0,
+        xgap=1 if show_ticks else 0, ygap=1 if show_ticks else 0,
     ))
-    if S <= 60:
+    if show_ticks:
         ii, jj = np.nonzero(z >= threshold)
         if ii.size:
             fig.add_trace(go.Scatter(
-                x=jj, y=ii, mode="markers", marker=dict(size=4, color="#111"),
+                x=jj, y=ii, mode="markers", marker=dict(size=5 if S <= 40 else 4, color="#111"),
                 name=f"UIR \u2265 {threshold:.2f}", hoverinfo="skip",
             ))
     highlight = dict(highlight or {})
@@ -208,19 +220,19 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
     for s in systems:
         role = highlight.get(s)
         label = short(s, 24)
-        ticktext.append(f"<b style='color:{role_color(role)}'>{role}: {label}</b>" if role else label)
-    side = max(520, min(900, 16 * S + 260))
-    layout(fig, title or f"UIR(row, column) for every pair, systems ranked by F\u03b1 "
-                          f"(dots: UIR \u2265 {threshold:.2f})", height=side)
+        ticktext.append(f"<b style='color:{role_color(role)}'>[{role}] {label}</b>" if role else label)
+    side = max(520, min(1100, 18 * S + 300))
+    layout(fig, title or f"UIR(row, column), ranked by F\u03b1 \u00b7 dot: UIR \u2265 "
+                          f"{threshold:.2f}", height=side)
     fig.update_layout(margin=dict(l=200 if show_ticks else 70, r=30, t=70, b=180 if show_ticks else 60),
                       legend=dict(y=1.0))
     fig.update_xaxes(title_text="system b (column)", tickvals=list(range(S)) if show_ticks else None,
                      ticktext=ticktext if show_ticks else None, tickangle=-60,
-                     tickfont=dict(size=10), showticklabels=show_ticks, showgrid=False,
+                     tickfont=dict(size=12), showticklabels=show_ticks, showgrid=False,
                      zeroline=False)
     fig.update_yaxes(title_text="system a (row)", tickvals=list(range(S)) if show_ticks else None,
                      ticktext=ticktext if show_ticks else None, autorange="reversed",
-                     tickfont=dict(size=10), showticklabels=show_ticks, showgrid=False,
+                     tickfont=dict(size=12), showticklabels=show_ticks, showgrid=False,
                      zeroline=False)
     return fig
 

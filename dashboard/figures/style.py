@@ -53,9 +53,14 @@ DIVERGING = [[0.0, COLOR_B], [0.5, "#F7F7F7"], [1.0, COLOR_A]]
 
 
 def short(name: object, n: int = 26) -> str:
-    """``name`` cut to ``n`` characters with an ellipsis (tick labels; hovers show the full name)."""
+    """``name`` cut to ``n`` characters with an ellipsis in the middle, keeping both ends (names
+    of a campaign often differ only at the end: ``..._HAC_10%`` vs ``..._HAC_100%``); tick
+    labels use it, hovers show the full name."""
     s = str(name)
-    return s if len(s) <= n else s[: n - 1] + "\u2026"
+    if len(s) <= n:
+        return s
+    tail = max(1, (n - 1) // 2)
+    return s[: n - 1 - tail] + "\u2026" + s[-tail:]
 
 
 def chart_config(filename: str = "unanimity", fmt: str = "png") -> dict:

@@ -5,10 +5,13 @@ worded by :mod:`dashboard.pair_view`."""
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import streamlit as st
 
 from dashboard import data, figures, pair_view, state, ui
+from metrics.analyses import verdict_sentence
 
 sel = state.selection()
 a, b = sel.a, sel.b
@@ -27,6 +30,8 @@ t = data.table(sel)
 rep = None
 with ui.guard("The pair summary"):
     rep = data.pair_report(sel, t)
+    st.markdown(f"<p class='unanimity-verdict'>{html.escape(verdict_sentence(rep, ('A', 'B')))}"
+                "</p>", unsafe_allow_html=True)
     for col, card in zip(st.columns(5), pair_view.summary_cards(rep)):
         col.metric(card.label, card.value, card.delta, delta_color=card.color, delta_arrow="off",
                    help=card.help)
@@ -60,8 +65,9 @@ with ui.guard("The per-topic scatter"):
             picked = str(cd[0])
             break
     st.caption("Each topic is two points (A circle, B diamond) joined by a line coloured by "
-               "the unanimous winner. **Click a point** to open that topic's contingency tables "
-               "below.")
+               "the unanimous winner." + (" **Click a point** to open that topic's contingency "
+                                          "tables below." if data.campaign_info(sel.source)[
+                                              "has_clusterings"] else ""))
 
 st.subheader("Significance per metric", anchor=False)
 with ui.guard("The significance tests"):

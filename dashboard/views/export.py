@@ -9,6 +9,12 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data, figures, pair_view, report_html, state, ui
+from metrics.analyses import verdict_sentence
+
+REPORT_TOP = 40  # leaderboard rows and UIR-matrix systems in the HTML report (A, B always kept)
+READABLE = {"rank": "Rank", "system": "System", "f": "F\u03b1", "precision": "P",
+            "recall": "R", "reference_system": "Reference system",
+            "reference_uir": "UIR of the reference", "n_improved": "Systems improved"}
 
 sel = state.selection()
 info = data.campaign_info(sel.source)
@@ -75,11 +81,15 @@ def _report() -> str:
     pair_tests = pair_view.tests_frame(res)
     mat = comp.uir
     order = board["system"].tolist()
-    idx = [mat.systems.index(s) for s in order]
+    top = order[:REPORT_TOP] + [s for s in order[REPORT_TOP:] if s in highlight]
+    idx = [mat.systems.index(s) for s in top]
+    lb = board.head(REPORT_TOP) if len(board) > REPORT_TOP else board
     sections = [
-        ("Leaderboard", f"Ranking by F\u03b1 at \u03b1 = {sel.alpha:.2f}.",
-         board[["rank", "system", "f", "precision", "recall", "reference_system",
-                "reference_uir", "n_improved"]]),
+        ("Leaderboard", f"Ranking by F\u03b1 at \u03b1 = {sel.alpha:.2f}" + (
+            f" (the top {REPORT_TOP} of {len(board)} systems; all in the CSV export)."
+            if len(board) > REPORT_TOP else "."),
+         lb[["rank", "system", "f", "precision", "recall", "reference_system",
+             "reference_uir", "n_improved"]].rename(columns=READABLE)),
         ("F\u03b1 curves", "", figures.f_curves_figure(curves, sel.precision, sel.recall,
                                                        sel.alpha, highlight, sel.average)),
         (f"A = {sel.a} vs B = {sel.b}",
@@ -95,7 +105,7 @@ def _report() -> str:
          f"{res.correction}-corrected across all pairs; pair class: {res.pair_class}.",
          pair_tests),
         ("UIR matrix", "", figures.uir_heatmap_figure(
-            order, np.asarray(mat.uir)[np.ix_(idx, idx)], sel.threshold, highlight)),
+            top, np.asarray(mat.uir)[np.ix_(idx, idx)], sel.threshold, highlight)),
     ]
     sections.append(("UIR-threshold study", "", figures.threshold_curve_figure(
         comp.threshold_curve, sel.threshold, {
@@ -115,7 +125,8 @@ def _report() -> str:
     }
     return report_html.build_report(f"Unanimity report \u2014 {info['name']}",
                                      f"{sel.a} vs {sel.b} on {sel.precision} / {sel.recall}",
-                                     params, sections)
+                                     params, sections,
+                                     verdict=verdict_sentence(res))
 
 
 with ui.guard("The HTML report"):

@@ -5,6 +5,18 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import data, figures, state, ui
+from dashboard.figures import short
+from metrics.baselines import BASELINES
+
+
+
+def _improved(v, shown: int = 3) -> str:
+    """The first few improved systems and a count of the rest (not a 140-name list)."""
+    if not isinstance(v, list) or not v:
+        return ""
+    rest = len(v) - shown
+    return ", ".join(v[:shown]) + (f" and {rest} more" if rest > 0 else "")
+
 
 sel = state.selection()
 info = data.campaign_info(sel.source)
@@ -27,18 +39,25 @@ with ui.guard("The leaderboard"):
     board = data.leaderboard(sel, t)
     n_topics = t.frame["topic"].nunique()
     c1, c2, c3, c4 = cards.columns(4)
-    c1.metric("Systems", len(board))
+    is_base = board["system"].isin(BASELINES) if sel.baselines else board["system"].isna()
+    n_base = int(is_base.sum())
+    c1.metric("Systems", f"{len(board) - n_base} + {n_base} baselines" if n_base else len(board),
+              help="Baselines (all-in-one, one-in-one, combined, random, ultra-shaped) are "
+                   "ranked with the systems and marked \u201cbaseline\u201d in the table.")
     c2.metric("Topics" + (" (filtered)" if sel.bed_filter else ""), n_topics)
     best = board.iloc[0]
-    c3.metric(f"Best F at \u03b1 = {sel.alpha:.2f}", f"{best['f']:.3f}", help=str(best["system"]))
+    c3.metric(f"Best F\u03b1 at \u03b1 = {sel.alpha:.2f}", f"{best['f']:.3f}",
+              delta=short(best["system"], 28), delta_color="off", delta_arrow="off",
+              help=str(best["system"]))
     c4.metric("With a reference system", int(board["reference_system"].notna().sum()),
               help="Systems that another system improves with UIR \u2265 threshold: "
                    "they could be replaced without losing on either metric.")
 
     view = board.assign(
-        role=board["system"].map(lambda s: highlight.get(s, "")),
+        role=[highlight.get(s, "") + (" baseline" if b else "")
+              for s, b in zip(board["system"], is_base)],
         reference_system=board["reference_system"].map(lambda s: s if isinstance(s, str) else ""),
-        improved=board["improved_systems"].map(lambda v: ", ".join(v) if isinstance(v, list) else ""),
+        improved=board["improved_systems"].map(_improved),
         # blank, not "None", where a system has no reference system
         reference_uir=board["reference_uir"].map(lambda v: "" if v is None or v != v else f"{v:.2f}"),
     )[["rank", "role", "system", "f", "precision", "recall", "reference_system", "reference_uir",
@@ -52,7 +71,7 @@ with ui.guard("The leaderboard"):
         height=min(36 * len(view) + 40, 460), on_select="rerun", selection_mode="single-row",
         column_config={
             "rank": st.column_config.NumberColumn("#", width=40),
-            "role": st.column_config.TextColumn("", width=30),
+            "role": st.column_config.TextColumn("", width=70 if n_base else 30),
             "system": st.column_config.TextColumn("System", width=190),
             "f": st.column_config.NumberColumn("F\u03b1", format="%.3f", width=60,
                                                help=f"F\u03b1 at \u03b1 = {sel.alpha:.2f}, "
@@ -83,9 +102,11 @@ with ui.guard("The leaderboard"):
     with c1:
         alpha2 = st.slider("Compare with \u03b1 =", 0.0, 1.0, 0.2 if sel.alpha != 0.2 else 0.8,
                            0.01, key="alpha2", bind="query-params")
-        top = st.number_input("Show the top", 5, max(5, len(board)), min(30, len(board)), 5,
-                              key="top", help="Systems in the top N at either \u03b1 (and A, B).")
-        st.caption("Green lines climb at the second \u03b1, orange lines fall. A ranking that "
+        top = st.number_input("Show the top", 1, max(1, len(board)), min(30, len(board)),
+                              1 if len(board) < 10 else 5, key="top", bind="query-params",
+                              help="The top N systems at the first \u03b1, followed to their "
+                                   "rank at the second (and A, B).")
+        st.caption("Green solid lines climb at the second \u03b1, orange dashed lines fall. A ranking that "
                    "depends on \u03b1 is a comparison that depends on how the metrics are weighed.")
     with c2:
         moves = data.rank_moves(t, sel.alpha, alpha2, sel.average)

@@ -24,13 +24,23 @@ with ui.guard("The campaign comparison"):
 
 with ui.guard("The UIR matrix"):
     mat = comp.uir
-    order = data.leaderboard(sel, t)["system"].tolist()
-    idx = [mat.systems.index(s) for s in order if s in mat.systems]
+    order = [s for s in data.leaderboard(sel, t)["system"].tolist() if s in mat.systems]
+    n_all = len(order)
+    top = n_all
+    if n_all > 20:
+        top = int(st.columns([1, 3])[0].number_input(
+            "Systems in the matrix: the top", 2, n_all, min(40, n_all), 5, key="mtop",
+            bind="query-params", help=f"The best N of the {n_all} systems at \u03b1 = "
+                                      f"{sel.alpha:.2f}, plus A and B; every row keeps its "
+                                      f"label and dots up to {figures.MATRIX_LABELLED}."))
+    shown = [s for k, s in enumerate(order) if k < top or s in highlight]
+    idx = [mat.systems.index(s) for s in shown]
     U = np.asarray(mat.uir)[np.ix_(idx, idx)]
-    names = [mat.systems[i] for i in idx]
-    ui.plot(figures.uir_heatmap_figure(names, U, sel.threshold, highlight), key="uir_heatmap",
+    ui.plot(figures.uir_heatmap_figure(shown, U, sel.threshold, highlight), key="uir_heatmap",
             sel=sel, filename="uir_matrix")
-    st.caption("Rows and columns in F\u03b1 rank order (best first); blue: the row system "
+    st.caption(("" if len(shown) == n_all else f"{len(shown)} of {n_all} systems (the top "
+                f"{top} and A, B). ") +
+               "Rows and columns in F\u03b1 rank order (best first); blue: the row system "
                "improves the column system on more topics than the reverse. UIR is not "
                "transitive, so it is never used to sort systems.")
 

@@ -17,7 +17,7 @@ One module per analysis (see ``docs/measures.md`` for each definition):
 
 from metrics.analyses.common import THRESHOLDS, Correlation
 from metrics.analyses.comparison import ComparisonCore, compare, comparison_at, comparison_core
-from metrics.analyses.pair_report import MetricVerdict, PairReport, pair_report
+from metrics.analyses.pair_report import MetricVerdict, PairReport, pair_report, verdict_sentence
 from metrics.analyses.pair_topics import pair_topics
 from metrics.analyses.rankings import TestbedRankings, rank_moves, ranking, testbed_rankings
 from metrics.analyses.report import CampaignComparison
@@ -38,6 +38,7 @@ __all__ = [
     "pair_report",
     "pair_topics",
     "rank_moves",
+    "verdict_sentence",
     "ranking",
     "testbed_rankings",
     "threshold_curve",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from metrics.analyses.report import CampaignComparison
 
-__all__ = ["PairReport", "MetricVerdict", "pair_report"]
+__all__ = ["PairReport", "MetricVerdict", "pair_report", "verdict_sentence"]
 
 
 @dataclass(frozen=True)
@@ -135,3 +135,44 @@ def pair_report(comp: "CampaignComparison", a: str, b: str) -> PairReport:
         pair_class=_none_if_nan(row["pair_class"]), test=str(p["test"]),
         correction=str(p["correction"]), level=float(p["level"]), metrics=verdicts,
     )
+
+
+def _alphas(xs: tuple[float, ...], most: int = 3) -> str:
+    shown = ", ".join(f"{x:.2f}" for x in xs[:most])
+    return shown + (f" and {len(xs) - most} more" if len(xs) > most else "")
+
+
+def verdict_sentence(rep: PairReport, names: tuple[str, str] | None = None) -> str:
+    """The report's verdict on the pair in one sentence (the first line of the Compare page and
+    of the HTML report).
+
+    Robust when ``|UIR(a, b)| >= threshold`` (Amigó et al., JAIR 2011: UIR counts the topics
+    where one system is at least as good on every metric); the F_alpha clause says whether the
+    order of the two F_alpha curves holds for every alpha or flips (at the crossings).
+
+    Examples: ``"x improves y robustly: UIR = +0.40 >= 0.25 (x at least as good on every metric
+    on 6 of 10 topics, y on 2); x has the higher F_alpha for every alpha."`` and ``"x's UIR of
+    +0.03 over y is not robust (below 0.25); the F_alpha order flips at alpha = 0.48."``
+    ``names`` replaces the two system names (the Compare page says "A" and "B", named above).
+    """
+    a, b = names or (rep.system_a, rep.system_b)
+    u, t = rep.uir, rep.threshold
+    if rep.uir_verdict in ("a", "b"):
+        win, lose = (a, b) if rep.uir_verdict == "a" else (b, a)
+        nw, nl = ((rep.n_a_better, rep.n_b_better) if rep.uir_verdict == "a"
+                  else (rep.n_b_better, rep.n_a_better))
+        head = (f"{win} improves {lose} robustly: UIR = {abs(u):+.2f} \u2265 {t:.2f} ({win} at "
+                f"least as good on every metric on {nw} of {rep.n_topics} topics, {lose} on {nl})")
+    elif u is None or math.isnan(u):
+        head = f"UIR of {a} over {b} is undefined (no topic)"
+    else:
+        head = f"{a}'s UIR of {u:+.2f} over {b} is not robust (|UIR| below {t:.2f})"
+    if rep.better_for_every_alpha in ("a", "b"):
+        best = a if rep.better_for_every_alpha == "a" else b
+        tail = f"{best} has the higher F\u03b1 for every \u03b1"
+    elif rep.crossings:
+        tail = f"the F\u03b1 order flips at \u03b1 = {_alphas(rep.crossings)}"
+    else:
+        tail = "the two F\u03b1 curves touch without crossing"
+    sep = "; yet " if rep.uir_verdict and rep.crossings and not rep.better_for_every_alpha else "; "
+    return f"{head}{sep}{tail}."

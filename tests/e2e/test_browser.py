@@ -272,3 +272,94 @@ def _clean_output():
     if timings.exists():
         timings.unlink()
     yield
+
+
+def _verdict(pg) -> str:
+    return pg.locator("[data-testid='stMain'] .unanimity-verdict").first.inner_text()
+
+
+def test_link_carries_the_default_pair(page, server, browser):
+    """A/B left at their defaults (which depend on the metric pair) are in the link, and the link
+    opens the same pair in a fresh browser."""
+    page.goto(f"{server['url']}/compare?metrics=Purity%2FInverse+Purity")
+    _wait_ready(page, "Compare two systems")
+    _nudge_alpha(page, r"/alpha=0\.51/", "Compare two systems")
+    _wait_ready(page, "Compare two systems")
+    page.wait_for_function("() => /[?&]a=/.test(location.search) && /[?&]b=/.test(location.search)")
+    q = _query(page)
+    sentence = _verdict(page)
+    assert "UIR" in sentence and "A" in sentence
+    caption = page.get_by_text(" vs ").first.inner_text()
+    assert q["a"] in caption and q["b"] in caption
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        fresh = ctx.new_page()
+        fresh.set_default_timeout(45_000)
+        fresh.goto(page.url)
+        _wait_ready(fresh, "Compare two systems")
+        assert _verdict(fresh) == sentence
+        assert fresh.get_by_text(" vs ").first.inner_text() == caption
+        assert _query(fresh)["a"] == q["a"] and _query(fresh)["b"] == q["b"]
+    finally:
+        ctx.close()
+
+
+def test_leaderboard_address_opens_the_leaderboard(page, server):
+    page.goto(f"{server['url']}/leaderboard")
+    _wait_ready(page, "Leaderboard")
+    _no_exception(page)
+    assert page.get_by_text("Page not found").count() == 0
+
+
+def _score_csv(path: Path, S: int, T: int) -> Path:
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(7)
+    base = rng.uniform(0.2, 0.8, size=(S, 1, 2))
+    vals = np.clip(base + rng.normal(0, 0.08, size=(S, T, 2)), 0.01, 1.0)
+    s, t = np.meshgrid(np.arange(S), np.arange(T), indexing="ij")
+    frames = [pd.DataFrame({"system": [f"SVM_terms_jaccard_HAC_{i}%" for i in s.ravel()],
+                            "topic": [f"topic{j:03d}" for j in t.ravel()], "metric": m,
+                            "value": vals[:, :, k].ravel()})
+              for k, m in enumerate(("bcubed_precision", "bcubed_recall"))]
+    pd.concat(frames).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("S, T", [(4, 12), (150, 200)])
+def test_uploaded_campaign_on_every_page(page, server, tmp_path, S, T):
+    """A 4-system and a 150-system x 200-topic score table, every page, no error; screenshots at
+    1400x900 and 1024x768 (looked at by hand)."""
+    csv = _score_csv(tmp_path / f"scores_{S}.csv", S, T)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(server["url"] + "/data")
+    _wait_ready(page, "Data")
+    page.get_by_text("Load another campaign").click()
+    page.locator("input[type='file']").set_input_files(str(csv))
+    page.locator(".st-key-upload_load button").click()
+    page.wait_for_function(f"() => location.search.includes('campaign=scores_{S}')")
+    _wait_ready(page, "Data")
+    for name, path, title in PAGES:
+        for w, h in ((1400, 900), (1024, 768)):
+            page.set_viewport_size({"width": 1400, "height": 900})  # every nav link visible
+            page.locator("[data-testid='stTopNavLink']").filter(has_text=title).first.click()
+            page.set_viewport_size({"width": w, "height": h})
+            _wait_ready(page, title)
+            assert f"campaign=scores_{S}" in page.url, (name, page.url)
+            _wait_ready(page, title)
+            _no_exception(page)
+            assert page.locator("[data-testid='stAlertContentError']").count() == 0, name
+            if name in ("leaderboard", "compare", "uir"):
+                page.locator(".js-plotly-plot .main-svg").first.wait_for()
+                page.wait_for_timeout(800)
+            OUT.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(OUT / f"s{S}_{name}_{w}.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_link_to_a_gone_upload_says_so(page, server):
+    page.goto(server["url"] + "/?campaign=up-0123456789ab")
+    _wait_ready(page, "Leaderboard")
+    page.get_by_text("which is not available here").first.wait_for()
+    _no_exception(page)
