@@ -25,11 +25,11 @@ from pathlib import Path
 import streamlit as st
 
 from metrics.errors import UnanimityError
+from metrics.io.source import MIB, env_positive
 
 __all__ = ["UploadLimits", "StoredUpload", "UploadSpace", "safe_name", "upload_key", "sweep",
            "upload_root", "session_space", "user_text", "as_user_sees"]
 
-MIB = 1 << 20
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\:]")
 _ENV = {"UNANIMITY_MAX_UPLOAD_MB": "upload_bytes",
         "UNANIMITY_MAX_SESSION_UPLOADS_MB": "session_bytes",
@@ -63,16 +63,9 @@ class UploadLimits:
         and ``UNANIMITY_UPLOAD_MAX_AGE_HOURS``."""
         changes = {}
         for var, name in _ENV.items():
-            raw = os.environ.get(var, "").strip()
-            if not raw:
-                continue
-            try:
-                value = float(raw)
-            except ValueError:
-                raise UnanimityError(f"{var}={raw!r} is not a number") from None
-            if not value > 0:
-                raise UnanimityError(f"{var}={raw!r} must be positive")
-            changes[name] = value * 3600.0 if name == "max_age_s" else int(value * MIB)
+            value = env_positive(var)
+            if value is not None:
+                changes[name] = value * 3600.0 if name == "max_age_s" else int(value * MIB)
         return replace(cls(), **changes)
 
 

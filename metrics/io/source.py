@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 
 from metrics.errors import CampaignFormatError
 
-__all__ = ["Budget", "Meter", "Node", "FsNode", "as_node", "MIB"]
+__all__ = ["Budget", "Meter", "Node", "FsNode", "as_node", "env_positive", "MIB"]
 
 MIB = 1 << 20
 _CHUNK = MIB
@@ -42,6 +42,28 @@ _ENV = {  # environment variable -> Budget field, in MiB (ratio: a plain number)
     "UNANIMITY_MAX_CAMPAIGN_MB": "campaign_bytes",
     "UNANIMITY_MAX_RATIO": "ratio",
 }
+
+
+def env_positive(var: str) -> float | None:
+    """The positive number an environment variable sets, None when unset or blank.
+
+    Raises
+    ------
+    UnanimityError
+        When it is set to something else than a positive number.
+    """
+    from metrics.errors import UnanimityError  # noqa: PLC0415
+
+    raw = os.environ.get(var, "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UnanimityError(f"{var}={raw!r} is not a number") from None
+    if not value > 0:
+        raise UnanimityError(f"{var}={raw!r} must be positive")
+    return value
 
 
 @dataclass(frozen=True)
@@ -75,20 +97,11 @@ class Budget:
     @classmethod
     def from_env(cls) -> Budget:
         """The defaults, overridden by ``UNANIMITY_MAX_FILE_MB``, ``..._CAMPAIGN_MB``, ``..._RATIO``."""
-        from metrics.errors import UnanimityError
-
         changes = {}
         for var, name in _ENV.items():
-            raw = os.environ.get(var)
-            if raw is None or not raw.strip():
-                continue
-            try:
-                value = float(raw)
-            except ValueError:
-                raise UnanimityError(f"{var}={raw!r} is not a number") from None
-            if not value > 0:
-                raise UnanimityError(f"{var}={raw!r} must be positive")
-            changes[name] = value if name == "ratio" else int(value * MIB)
+            value = env_positive(var)
+            if value is not None:
+                changes[name] = value if name == "ratio" else int(value * MIB)
         return replace(cls(), **changes)
 
 
