@@ -80,6 +80,10 @@ def _campaign_info(cid: str, path: str, runs: tuple[str, ...]) -> dict:
         "name": c.name,
         "source": c.source,
         "has_clusterings": bool(c.has_clusterings),
+        # the campaign's kind: token tagging (word types), document organisation (levels, tail)
+        "token_tagging": getattr(c, "item_type", None) is not None,
+        "organisation": bool(c.has_clusterings and c.is_organisation),
+        "ranking": bool(c.has_clusterings and getattr(c, "tail", False)),
         "systems": list(c.systems),
         "n_topics": int(c.n_topics) if c.topics is not None else 0,
         "testbeds": list(beds),
@@ -94,13 +98,14 @@ def campaign_info(src: Source) -> dict:
 
 
 def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
-    """Metric pairs the campaign can use: the registry's standard pairs (both metrics present
-    for a score-table campaign), or the first two metrics of a table with none of them."""
-    from metrics.registry import METRIC_PAIRS  # noqa: PLC0415
+    """Metric pairs the campaign can use: ``metrics.registry.default_metric_pairs`` (the pairs
+    that fit its task), or for a score-table campaign the standard pairs whose metrics are both
+    in the table, else its first two metrics."""
+    from metrics.registry import METRIC_PAIRS, default_metric_pairs  # noqa: PLC0415
 
     info = campaign_info(src)
     if info["has_clusterings"]:
-        return dict(METRIC_PAIRS)
+        return default_metric_pairs(_load(src.cid, src.path, src.runs))
     have = set(info["metrics"])
     out = {k: v for k, v in METRIC_PAIRS.items() if v[0] in have and v[1] in have}
     if not out and len(info["metrics"]) >= 2:
@@ -110,13 +115,19 @@ def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
 
 
 def metric_names(src: Source) -> list[str]:
-    """Metrics a custom pair can use: every registered one, or those of the score table."""
+    """Metrics a custom pair can use: every registered one that fits the campaign (type-level
+    ones on token tagging campaigns, the organisation parts and the default pairs' IR measures
+    on organisations), or those of the score table."""
     from metrics.registry import available_metrics  # noqa: PLC0415
 
     info = campaign_info(src)
-    if info["has_clusterings"]:
-        return [m.name for m in available_metrics()]
-    return list(info["metrics"])
+    if not info["has_clusterings"]:
+        return list(info["metrics"])
+    names = [m.name for m in available_metrics(type_level=info["token_tagging"],
+                                               organisation=info["organisation"])]
+    for p, r in metric_pairs(src).values():
+        names += [m for m in (p, r) if m not in names]
+    return names
 
 
 # ------------------------------------------------------------------------------------------------

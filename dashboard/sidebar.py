@@ -53,6 +53,10 @@ def metric_pair_ui(sb, src: Source, info: dict) -> tuple[str, str, str]:
     """The metric pair: ``(label, precision, recall)``."""
     pairs = data.metric_pairs(src)
     labels = list(pairs) + [CUSTOM_PAIR]
+    if st.session_state.get("_pairs_of", src.key) != src.key:
+        # another campaign: its own best pair (a token tagging campaign's type-level pair)
+        st.session_state["metrics"] = labels[0]
+    st.session_state["_pairs_of"] = src.key
     _valid("metrics", labels, labels[0])
     label = sb.selectbox("Metric pair", labels, key="metrics", bind="query-params",
                          help="A precision-like and a recall-like metric. F\u03b1 weighs them by "
@@ -124,11 +128,12 @@ def tests_ui(sb) -> tuple[str, str]:
 
 def baselines_ui(sb, info: dict) -> bool:
     """Whether to add the baseline systems (clustering campaigns only)."""
+    usable = info["has_clusterings"] and not info.get("organisation")
     on = sb.toggle("Add baselines", value=False, key="baselines", bind="query-params",
-                   disabled=not info["has_clusterings"],
+                   disabled=not usable,
                    help="all-in-one, one-in-one, combined, random and ultra-shaped "
-                        "random baselines (clustering campaigns only).")
-    return bool(on and info["has_clusterings"])
+                        "random baselines (flat clustering campaigns only).")
+    return bool(on and usable)
 
 
 def pair_ui(box, systems: list[str], default_a: str, default_b: str) -> tuple[str, str]:
