@@ -78,6 +78,8 @@ if ok and state.selection().source is not None and _token_tagging():
 pages += [
     st.Page(str(_VIEWS / "metric_defs.py"), title="Metrics", url_path="metrics",
             icon=":material/functions:"),
+    st.Page(str(_VIEWS / "check_reported.py"), title="Check reported", url_path="check",
+            icon=":material/rule:"),
     st.Page(str(_VIEWS / "export.py"), title="Export", url_path="export",
             icon=":material/download:"),
     st.Page(str(_VIEWS / "data_quality.py"), title="Data", url_path="data",

@@ -33,7 +33,7 @@ from dashboard.state import Selection
 __all__ = [
     "campaign", "campaign_info", "metric_pairs", "metric_names", "score_table", "Table", "table",
     "default_pair", "ranking", "curves", "pair_topics", "pair_topic_frame", "comparison",
-    "pair_report", "contingency", "constraints", "metric_infos", "rank_moves",
+    "pair_report", "tie_ranking", "contingency", "constraints", "metric_infos", "rank_moves",
     "testbed_rankings", "cross_testbed", "leaderboard", "PREDICTOR_LABELS", "measure_reference",
 ]
 
@@ -293,6 +293,26 @@ def comparison(sel: Selection, t: Table):
                        round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
 
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def _tie_ranking(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
+                 test: str, correction: str, average: str, _testbeds: dict | None):
+    from metrics.tie_ranking import ranking_from_comparison  # noqa: PLC0415
+
+    return ranking_from_comparison(_comparison(tkey, _t, p, r, alpha, threshold, test,
+                                               correction, average, _testbeds))
+
+
+def tie_ranking(sel: Selection, t: Table):
+    """``metrics.tie_ranking.ranking_from_comparison`` of :func:`comparison` (cached with it,
+    under the same key): the partial order of robust improvements, tie groups, rank intervals
+    and the Hasse edges."""
+    beds = campaign(sel.source, sel.baselines).topic_testbeds()
+    if len(t.beds or sel.all_testbeds) < 2:
+        beds = None
+    return _tie_ranking(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
+                        round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
+
+
 def pair_report(sel: Selection, t: Table):
     """The report's row of the selected pair (A, B): ``metrics.analyses.PairReport``."""
     return comparison(sel, t).pair(sel.a, sel.b)
@@ -405,6 +425,16 @@ def default_pair(sel: Selection) -> tuple[list[str], str, str]:
 
 def leaderboard(sel: Selection, t: Table) -> pd.DataFrame:
     """The report's systems table (ranking at alpha with reference systems and improved-system
-    counts), sorted by rank, with ``f`` the campaign F_alpha."""
-    systems = comparison(sel, t).systems.rename(columns={"f_alpha": "f"})
+    counts), sorted by rank, with ``f`` the campaign F_alpha. Under a profile with strict
+    improved systems (jair2011) the improved systems are ``metrics.paper_tables.improved_systems``
+    with ``UIR > threshold``."""
+    result = comparison(sel, t)
+    systems = result.systems.rename(columns={"f_alpha": "f"})
+    if sel.strict_improved:
+        from metrics.paper_tables import improved_systems  # noqa: PLC0415
+
+        imp = improved_systems(result.pairs, systems["system"].tolist(), sel.threshold,
+                               strict=True)
+        systems = systems.assign(improved_systems=imp["improved_systems"].to_numpy(),
+                                 n_improved=imp["n_improved"].to_numpy())
     return systems.sort_values("rank", kind="stable").reset_index(drop=True)
