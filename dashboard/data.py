@@ -20,7 +20,6 @@ cached resource, and only the cheap alpha / threshold step reruns when those sli
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -33,8 +32,8 @@ from dashboard.state import Selection
 __all__ = [
     "campaign", "campaign_info", "metric_pairs", "metric_names", "score_table", "Table", "table",
     "default_pair", "ranking", "curves", "pair_topics", "pair_topic_frame", "comparison",
-    "pair_report", "tie_ranking", "contingency", "constraints", "metric_infos", "rank_moves",
-    "testbed_rankings", "cross_testbed", "leaderboard", "PREDICTOR_LABELS", "measure_reference",
+    "pair_report", "tie_ranking", "contingency", "rank_moves",
+    "testbed_rankings", "cross_testbed", "leaderboard", "PREDICTOR_LABELS",
 ]
 
 BASELINE_NAMES = "all"  # every baseline metrics.baselines offers
@@ -286,9 +285,7 @@ def comparison(sel: Selection, t: Table):
     Two cache levels: the alpha-free core (:func:`_comparison_core`) and the cheap alpha /
     threshold step on top of it, so moving the alpha or threshold slider does not redo the
     pairwise work."""
-    beds = campaign(sel.source, sel.baselines).topic_testbeds()
-    if len(t.beds or sel.all_testbeds) < 2:
-        beds = None  # the cross-test-bed prediction needs two test beds in the table
+    beds = _testbeds_of(sel, t)
     return _comparison(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
                        round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
 
@@ -306,11 +303,17 @@ def tie_ranking(sel: Selection, t: Table):
     """``metrics.tie_ranking.ranking_from_comparison`` of :func:`comparison` (cached with it,
     under the same key): the partial order of robust improvements, tie groups, rank intervals
     and the Hasse edges."""
-    beds = campaign(sel.source, sel.baselines).topic_testbeds()
-    if len(t.beds or sel.all_testbeds) < 2:
-        beds = None
+    beds = _testbeds_of(sel, t)
     return _tie_ranking(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
                         round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
+
+
+def _testbeds_of(sel: Selection, t: Table) -> dict | None:
+    """The topic -> test bed map the comparison takes; None with fewer than two test beds in
+    the table (the cross-test-bed prediction needs two)."""
+    if len(t.beds or sel.all_testbeds) < 2:
+        return None
+    return campaign(sel.source, sel.baselines).topic_testbeds()
 
 
 def pair_report(sel: Selection, t: Table):
@@ -368,42 +371,6 @@ def contingency(sel: Selection, system: str, topic: str) -> pd.DataFrame:
     """Gold classes x system clusters counts of one system on one topic."""
     src = sel.source
     return _contingency(src.cid, src.path, src.runs, sel.baselines, system, topic)
-
-
-@st.cache_data(show_spinner="Checking the formal constraints\u2026")
-def constraints() -> pd.DataFrame:
-    from metrics.constraints import check_constraints  # noqa: PLC0415
-
-    return check_constraints()
-
-
-MEASURES_DOC = Path(__file__).resolve().parents[1] / "docs" / "measures.md"
-
-
-@st.cache_data(show_spinner=False)
-def measure_reference() -> list[tuple[str, str]]:
-    """``docs/measures.md`` split at its ``## `` headings: ``[(title, markdown), ...]``, the
-    first item being the introduction (title ""); [] when the file is absent."""
-    if not MEASURES_DOC.exists():
-        return []
-    text = MEASURES_DOC.read_text(encoding="utf-8")
-    parts = text.split("\n## ")
-    out = [("", parts[0].split("\n", 1)[1] if "\n" in parts[0] else "")]
-    for part in parts[1:]:
-        title, _, body = part.partition("\n")
-        out.append((title.strip(), body))
-    return out
-
-
-@st.cache_data(show_spinner=False)
-def metric_infos() -> pd.DataFrame:
-    from metrics.registry import available_metrics  # noqa: PLC0415
-
-    rows = [{"metric": m.name, "family": m.family,
-             "direction": "higher is better" if m.direction > 0 else "lower is better",
-             "description": m.description, "formula": m.formula, "reference": m.reference}
-            for m in available_metrics()]
-    return pd.DataFrame(rows)
 
 
 # ------------------------------------------------------------------------------------------------

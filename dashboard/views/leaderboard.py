@@ -104,8 +104,9 @@ with ui.guard("The leaderboard"):
     tr = data.tie_ranking(sel, t)
     groups = tr.to_dataframe()
     n_groups = int(groups["group"].max()) if len(groups) else 0
+    corr = "no correction" if sel.correction == "none" else f"{sel.correction} correction"
     rule = ("a robust improvement: UIR \u2265 threshold and a concordant significant "
-            f"improvement ({sel.test}, {sel.correction} correction)" if tr.rule == "uir+concordant"
+            f"improvement ({sel.test}, {corr})" if tr.rule == "uir+concordant"
             else "UIR \u2265 threshold (no significance classes for this table)")
     st.caption(
         f"A system is above another only where it is {rule}, or a chain of them leads down to "
