@@ -294,7 +294,7 @@ METRIC_PAIRS: dict[str, tuple[str, str]] = {
 
 
 #: Default alpha of F_alpha for a pair, where its paper uses another than 0.5: the adapted BCubed
-#: pair is combined with alpha = 0.9 (Moreno and Dias, the adapted BCubed recall paper).
+#: pair is combined with alpha = 0.9 (Moreno and Dias, SIGIR 2015, §3.3).
 PAIR_DEFAULT_ALPHA: dict[str, float] = {"Adapted BCubed P/R": 0.9}
 
 

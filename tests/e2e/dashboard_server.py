@@ -16,6 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
+    """``$UNANIMITY_E2E_PORT`` when set, else a free localhost port."""
+    if os.environ.get("UNANIMITY_E2E_PORT"):
+        return int(os.environ["UNANIMITY_E2E_PORT"])
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

@@ -2,7 +2,8 @@
 campaign given on the command line), the Type level page, the Leaderboard's tie groups and Hasse
 diagram, the profile carried in the link, and the Check reported page, with screenshots at
 1400x900 and 1024x768 under ``$UNANIMITY_TEST_OUTPUT/screenshots`` (default
-``test-output/screenshots``). The server listens on ``$UNANIMITY_E2E_PORT`` or a free port.
+``test-output/screenshots``). The server listens on
+``$UNANIMITY_E2E_PORT`` or a free port.
 """
 
 from __future__ import annotations
@@ -31,14 +32,9 @@ pytestmark = [
 ]
 
 
-def _port() -> int:
-    port = os.environ.get("UNANIMITY_E2E_PORT")
-    return int(port) if port else free_port()
-
-
 @pytest.fixture(scope="module")
 def server():
-    with dashboard_server([str(TREC_SMALL)], _port(),
+    with dashboard_server([str(TREC_SMALL)], free_port(),
                           OUT.parent / "dashboard-campaigns-server.log") as url:
         yield url
 
