@@ -189,3 +189,27 @@ def test_trec_dl_2019_opens():
         assert len(sel.systems) == 37
         at.switch_page("views/uir_analysis.py").run()
         assert_clean(at)
+
+
+def test_ranking_campaign_uploaded_as_a_zip():
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for p in sorted(TREC_SMALL.rglob("*")):
+            if p.is_file():
+                zf.write(p, p.relative_to(TREC_SMALL).as_posix())
+    with opened_on(None):
+        at = run_app()
+        at.switch_page("views/data_quality.py").run()
+        at.file_uploader(key="upload").set_value([("trec_small.zip", buf.getvalue(),
+                                                   "application/zip")]).run()
+        at.button(key="upload_load").click().run()
+        assert_clean(at)
+        sel = at.session_state["_selection"]
+        assert sel.source.key.startswith("up-")
+        assert at.selectbox(key="metrics").options[:-1] == list(RANKING_PAIRS)
+        for page in PAGES:
+            at.switch_page(page).run()
+            assert_clean(at)
