@@ -116,6 +116,13 @@ def test_profile_from_the_link_sets_test_correction_and_rule(replab_table, profi
     assert dict(zip(board["system"], board["n_improved"].astype(int))) == want
     assert ("UIR >" if strict else "UIR \u2265") in at.markdown[0].value + " ".join(
         c.value for c in at.caption)
+    # the UIR page's reference-system table reads the same improved systems
+    at.switch_page("views/uir_analysis.py").run()
+    assert_clean(at)
+    refs = [d.value for d in at.dataframe if any("improved systems" in c for c in d.value.columns)]
+    assert refs and f"improved systems (UIR {'>' if strict else chr(0x2265)} t)" in refs[0].columns
+    n_listed = refs[0].iloc[:, 3].map(lambda v: len(v.split()) if v else 0)
+    assert int(n_listed.sum()) == sum(want.values())
 
 
 def test_strict_rule_differs_where_a_uir_equals_the_threshold(replab_table):
