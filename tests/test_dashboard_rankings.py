@@ -227,3 +227,14 @@ def test_check_reported_bad_table_names_the_problem(check_app):
     msgs = [e.value for e in check_app.error]
     assert msgs and "the pasted table" in msgs[0] and "F" in msgs[0]
     assert "/tmp" not in msgs[0]
+
+
+def test_export_offers_the_ranking_csv(replab_table):
+    at = new_app()
+    at.switch_page("views/export.py").run()
+    assert_clean(at)
+    sel = at.session_state["_selection"]
+    ref = ranking_from_comparison(direct_comparison(replab_table, sel)).to_csv_frame()
+    btn = [b for b in at.get("download_button") if "dl_ties" in (b.proto.id or "")]
+    assert len(btn) == 1
+    assert list(ref.columns) == ["system", "rank_low", "rank_high", "group"]
