@@ -42,6 +42,14 @@ st.markdown(
     unsafe_allow_html=True,
 )
 
+
+
+def _token_tagging() -> bool:
+    from dashboard import data  # noqa: PLC0415
+
+    return bool(data.campaign_info(state.selection().source).get("token_tagging"))
+
+
 state.apply_requests()
 st.session_state.pop("_selection", None)
 st.sidebar.markdown("### :material/balance: Unanimity")
@@ -62,8 +70,16 @@ pages = [
             icon=":material/grid_on:"),
     st.Page(str(_VIEWS / "testbeds.py"), title="Test beds", url_path="testbeds",
             icon=":material/lan:"),
+]
+if ok and state.selection().source is not None and _token_tagging():
+    # token tagging campaigns (format conllu): token- vs type-level rankings, the mapping
+    pages.append(st.Page(str(_VIEWS / "type_level_page.py"), title="Type level",
+                         url_path="type-level", icon=":material/category:"))
+pages += [
     st.Page(str(_VIEWS / "metric_defs.py"), title="Metrics", url_path="metrics",
             icon=":material/functions:"),
+    st.Page(str(_VIEWS / "check_reported.py"), title="Check reported", url_path="check",
+            icon=":material/rule:"),
     st.Page(str(_VIEWS / "export.py"), title="Export", url_path="export",
             icon=":material/download:"),
     st.Page(str(_VIEWS / "data_quality.py"), title="Data", url_path="data",

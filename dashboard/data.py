@@ -20,7 +20,6 @@ cached resource, and only the cheap alpha / threshold step reruns when those sli
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -33,8 +32,8 @@ from dashboard.state import Selection
 __all__ = [
     "campaign", "campaign_info", "metric_pairs", "metric_names", "score_table", "Table", "table",
     "default_pair", "ranking", "curves", "pair_topics", "pair_topic_frame", "comparison",
-    "pair_report", "contingency", "constraints", "metric_infos", "rank_moves",
-    "testbed_rankings", "cross_testbed", "leaderboard", "PREDICTOR_LABELS", "measure_reference",
+    "pair_report", "tie_ranking", "contingency", "rank_moves",
+    "testbed_rankings", "cross_testbed", "leaderboard", "PREDICTOR_LABELS",
 ]
 
 BASELINE_NAMES = "all"  # every baseline metrics.baselines offers
@@ -80,6 +79,10 @@ def _campaign_info(cid: str, path: str, runs: tuple[str, ...]) -> dict:
         "name": c.name,
         "source": c.source,
         "has_clusterings": bool(c.has_clusterings),
+        # the campaign's kind: token tagging (word types), document organisation (levels, tail)
+        "token_tagging": getattr(c, "item_type", None) is not None,
+        "organisation": bool(c.has_clusterings and c.is_organisation),
+        "ranking": bool(c.has_clusterings and getattr(c, "tail", False)),
         "systems": list(c.systems),
         "n_topics": int(c.n_topics) if c.topics is not None else 0,
         "testbeds": list(beds),
@@ -94,13 +97,14 @@ def campaign_info(src: Source) -> dict:
 
 
 def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
-    """Metric pairs the campaign can use: the registry's standard pairs (both metrics present
-    for a score-table campaign), or the first two metrics of a table with none of them."""
-    from metrics.registry import METRIC_PAIRS  # noqa: PLC0415
+    """Metric pairs the campaign can use: ``metrics.registry.default_metric_pairs`` (the pairs
+    that fit its task), or for a score-table campaign the standard pairs whose metrics are both
+    in the table, else its first two metrics."""
+    from metrics.registry import METRIC_PAIRS, default_metric_pairs  # noqa: PLC0415
 
     info = campaign_info(src)
     if info["has_clusterings"]:
-        return dict(METRIC_PAIRS)
+        return default_metric_pairs(_load(src.cid, src.path, src.runs))
     have = set(info["metrics"])
     out = {k: v for k, v in METRIC_PAIRS.items() if v[0] in have and v[1] in have}
     if not out and len(info["metrics"]) >= 2:
@@ -110,13 +114,19 @@ def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
 
 
 def metric_names(src: Source) -> list[str]:
-    """Metrics a custom pair can use: every registered one, or those of the score table."""
+    """Metrics a custom pair can use: every registered one that fits the campaign (type-level
+    ones on token tagging campaigns, the organisation parts and the default pairs' IR measures
+    on organisations), or those of the score table."""
     from metrics.registry import available_metrics  # noqa: PLC0415
 
     info = campaign_info(src)
-    if info["has_clusterings"]:
-        return [m.name for m in available_metrics()]
-    return list(info["metrics"])
+    if not info["has_clusterings"]:
+        return list(info["metrics"])
+    names = [m.name for m in available_metrics(type_level=info["token_tagging"],
+                                               organisation=info["organisation"])]
+    for p, r in metric_pairs(src).values():
+        names += [m for m in (p, r) if m not in names]
+    return names
 
 
 # ------------------------------------------------------------------------------------------------
@@ -275,11 +285,35 @@ def comparison(sel: Selection, t: Table):
     Two cache levels: the alpha-free core (:func:`_comparison_core`) and the cheap alpha /
     threshold step on top of it, so moving the alpha or threshold slider does not redo the
     pairwise work."""
-    beds = campaign(sel.source, sel.baselines).topic_testbeds()
-    if len(t.beds or sel.all_testbeds) < 2:
-        beds = None  # the cross-test-bed prediction needs two test beds in the table
+    beds = _testbeds_of(sel, t)
     return _comparison(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
                        round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _tie_ranking(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
+                 test: str, correction: str, average: str, _testbeds: dict | None):
+    from metrics.tie_ranking import ranking_from_comparison  # noqa: PLC0415
+
+    return ranking_from_comparison(_comparison(tkey, _t, p, r, alpha, threshold, test,
+                                               correction, average, _testbeds))
+
+
+def tie_ranking(sel: Selection, t: Table):
+    """``metrics.tie_ranking.ranking_from_comparison`` of :func:`comparison` (cached with it,
+    under the same key): the partial order of robust improvements, tie groups, rank intervals
+    and the Hasse edges."""
+    beds = _testbeds_of(sel, t)
+    return _tie_ranking(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
+                        round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
+
+
+def _testbeds_of(sel: Selection, t: Table) -> dict | None:
+    """The topic -> test bed map the comparison takes; None with fewer than two test beds in
+    the table (the cross-test-bed prediction needs two)."""
+    if len(t.beds or sel.all_testbeds) < 2:
+        return None
+    return campaign(sel.source, sel.baselines).topic_testbeds()
 
 
 def pair_report(sel: Selection, t: Table):
@@ -339,42 +373,6 @@ def contingency(sel: Selection, system: str, topic: str) -> pd.DataFrame:
     return _contingency(src.cid, src.path, src.runs, sel.baselines, system, topic)
 
 
-@st.cache_data(show_spinner="Checking the formal constraints\u2026")
-def constraints() -> pd.DataFrame:
-    from metrics.constraints import check_constraints  # noqa: PLC0415
-
-    return check_constraints()
-
-
-MEASURES_DOC = Path(__file__).resolve().parents[1] / "docs" / "measures.md"
-
-
-@st.cache_data(show_spinner=False)
-def measure_reference() -> list[tuple[str, str]]:
-    """``docs/measures.md`` split at its ``## `` headings: ``[(title, markdown), ...]``, the
-    first item being the introduction (title ""); [] when the file is absent."""
-    if not MEASURES_DOC.exists():
-        return []
-    text = MEASURES_DOC.read_text(encoding="utf-8")
-    parts = text.split("\n## ")
-    out = [("", parts[0].split("\n", 1)[1] if "\n" in parts[0] else "")]
-    for part in parts[1:]:
-        title, _, body = part.partition("\n")
-        out.append((title.strip(), body))
-    return out
-
-
-@st.cache_data(show_spinner=False)
-def metric_infos() -> pd.DataFrame:
-    from metrics.registry import available_metrics  # noqa: PLC0415
-
-    rows = [{"metric": m.name, "family": m.family,
-             "direction": "higher is better" if m.direction > 0 else "lower is better",
-             "description": m.description, "formula": m.formula, "reference": m.reference}
-            for m in available_metrics()]
-    return pd.DataFrame(rows)
-
-
 # ------------------------------------------------------------------------------------------------
 # Shapes for the pages
 # ------------------------------------------------------------------------------------------------
@@ -394,6 +392,16 @@ def default_pair(sel: Selection) -> tuple[list[str], str, str]:
 
 def leaderboard(sel: Selection, t: Table) -> pd.DataFrame:
     """The report's systems table (ranking at alpha with reference systems and improved-system
-    counts), sorted by rank, with ``f`` the campaign F_alpha."""
-    systems = comparison(sel, t).systems.rename(columns={"f_alpha": "f"})
+    counts), sorted by rank, with ``f`` the campaign F_alpha. Under a profile with strict
+    improved systems (jair2011) the improved systems are ``metrics.paper_tables.improved_systems``
+    with ``UIR > threshold``."""
+    result = comparison(sel, t)
+    systems = result.systems.rename(columns={"f_alpha": "f"})
+    if sel.strict_improved:
+        from metrics.paper_tables import improved_systems  # noqa: PLC0415
+
+        imp = improved_systems(result.pairs, systems["system"].tolist(), sel.threshold,
+                               strict=True)
+        systems = systems.assign(improved_systems=imp["improved_systems"].to_numpy(),
+                                 n_improved=imp["n_improved"].to_numpy())
     return systems.sort_values("rank", kind="stable").reset_index(drop=True)

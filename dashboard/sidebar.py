@@ -10,11 +10,13 @@ from dashboard import data
 from dashboard.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
 from metrics.baselines import BASELINES
+from metrics.profiles import PROFILES
+from metrics.registry import PAIR_DEFAULT_ALPHA
 from metrics.significance import CORRECTIONS, TESTS
 from metrics.uir import DEFAULT_THRESHOLD
 
 __all__ = ["sidebar_ui", "campaign_ui", "metric_pair_ui", "weights_ui", "testbeds_ui",
-           "averaging_ui", "tests_ui", "baselines_ui", "pair_ui", "export_ui", "CUSTOM_PAIR"]
+           "averaging_ui", "tests_ui", "baselines_ui", "pair_ui", "export_ui", "profile_ui", "CUSTOM_PAIR"]
 
 CUSTOM_PAIR = "Custom pair\u2026"
 
@@ -31,7 +33,9 @@ def campaign_ui(sb) -> tuple[Source, dict]:
     srcs = sources()
     keys = list(srcs)
     asked = st.query_params.get("campaign")
-    if asked and asked not in keys and st.session_state.get("_gone_campaign") != asked:
+    # the URL carries the selector's label (Streamlit binds a selectbox by its shown text)
+    known = set(keys) | {s.label for s in srcs.values()}
+    if asked and asked not in known and st.session_state.get("_gone_campaign") != asked:
         st.session_state["_gone_campaign"] = asked  # said once; the selector then falls back
         sb.warning(f"The link names the campaign \u201c{asked}\u201d, which is not available "
                    "here: uploads belong to the browser session that made them and are removed "
@@ -53,6 +57,10 @@ def metric_pair_ui(sb, src: Source, info: dict) -> tuple[str, str, str]:
     """The metric pair: ``(label, precision, recall)``."""
     pairs = data.metric_pairs(src)
     labels = list(pairs) + [CUSTOM_PAIR]
+    if st.session_state.get("_pairs_of", src.key) != src.key:
+        # another campaign: its own best pair (a token tagging campaign's type-level pair)
+        st.session_state["metrics"] = labels[0]
+    st.session_state["_pairs_of"] = src.key
     _valid("metrics", labels, labels[0])
     label = sb.selectbox("Metric pair", labels, key="metrics", bind="query-params",
                          help="A precision-like and a recall-like metric. F\u03b1 weighs them by "
@@ -71,14 +79,29 @@ def metric_pair_ui(sb, src: Source, info: dict) -> tuple[str, str, str]:
             precision, recall = pairs[label]
     else:
         precision, recall = pairs[label]
+    _pair_alpha(label)
     if not info["has_clusterings"]:
         sb.caption("Score-table campaign: only the metrics of the table.")
     return label, precision, recall
 
 
+def _pair_alpha(label: str) -> None:
+    """A pair's own default alpha (the adapted BCubed pair: 0.9, ``PAIR_DEFAULT_ALPHA``): set
+    when the pair is chosen, or on the first run when the link names no alpha."""
+    default = PAIR_DEFAULT_ALPHA.get(label, DEFAULT_ALPHA)
+    last = st.session_state.get("_alpha_pair")
+    st.session_state["_alpha_pair"] = label
+    if last is None:
+        if "alpha" not in st.query_params and "alpha" not in st.session_state:
+            st.session_state["alpha"] = default
+    elif last != label and (label in PAIR_DEFAULT_ALPHA or last in PAIR_DEFAULT_ALPHA):
+        st.session_state["alpha"] = default
+
+
 def weights_ui(sb) -> tuple[float, float]:
     """Alpha of F_alpha and the UIR threshold."""
-    alpha = sb.slider("\u03b1, weight of the precision-like metric", 0.0, 1.0, DEFAULT_ALPHA,
+    alpha = sb.slider("\u03b1, weight of the precision-like metric", 0.0, 1.0,
+                      None if "alpha" in st.session_state else DEFAULT_ALPHA,
                       0.01, key="alpha", bind="query-params",
                       help="F\u03b1 = 1 / (\u03b1/P + (1\u2212\u03b1)/R); 0.5 is the harmonic mean.")
     threshold = sb.slider("UIR threshold", 0.0, 1.0, DEFAULT_THRESHOLD, 0.01, key="threshold",
@@ -110,13 +133,41 @@ def averaging_ui(sb) -> str:
              "recall.") or "macro"
 
 
+def profile_ui(sb) -> str:
+    """The analysis profile (``metrics.profiles``): its paired test and correction become the
+    test controls' values when it is chosen (they can still be changed), and it says whether
+    improved systems need ``UIR > threshold`` (jair2011) or ``UIR >= threshold``."""
+    names = list(PROFILES)
+    _valid("profile", names, "default")
+    name = sb.segmented_control(
+        "Profile", names, default="default", key="profile", bind="query-params",
+        help="default: Wilcoxon with Holm correction, improved systems UIR \u2265 threshold. "
+             "jair2011: the papers' conventions, Wilcoxon without correction and improved "
+             "systems UIR > threshold (docs/rankings.md, \u201cProfiles\u201d).") or "default"
+    last = st.session_state.get("_profile_of")
+    st.session_state["_profile_of"] = name
+    prof = PROFILES[name]
+    if last is None:  # first run: the link's own test / correction win over the profile's
+        for key, value in (("test", prof.test), ("correction", prof.correction)):
+            if key not in st.query_params and key not in st.session_state:
+                st.session_state[key] = value
+    elif last != name:
+        st.session_state["test"] = prof.test
+        st.session_state["correction"] = prof.correction
+    return name
+
+
 def tests_ui(sb) -> tuple[str, str]:
     """The paired test and its correction across pairs (every page's verdicts use them)."""
     c1, c2 = sb.columns(2)
-    test = c1.selectbox("Paired test", list(TESTS), index=TESTS.index(DEFAULT_TEST), key="test",
+    test = c1.selectbox("Paired test", list(TESTS),
+                        index=None if "test" in st.session_state else TESTS.index(DEFAULT_TEST),
+                        key="test",
                         bind="query-params", help="Per metric, over topics (docs/measures.md, "
                                                   "\u201cPaired tests\u201d).")
-    corr = c2.selectbox("Correction", list(CORRECTIONS), index=CORRECTIONS.index(DEFAULT_CORRECTION),
+    corr = c2.selectbox("Correction", list(CORRECTIONS),
+                        index=(None if "correction" in st.session_state
+                               else CORRECTIONS.index(DEFAULT_CORRECTION)),
                         key="correction", bind="query-params",
                         help="Across all pairs of the campaign, per metric.")
     return str(test), str(corr)
@@ -124,11 +175,12 @@ def tests_ui(sb) -> tuple[str, str]:
 
 def baselines_ui(sb, info: dict) -> bool:
     """Whether to add the baseline systems (clustering campaigns only)."""
+    usable = info["has_clusterings"] and not info.get("organisation")
     on = sb.toggle("Add baselines", value=False, key="baselines", bind="query-params",
-                   disabled=not info["has_clusterings"],
+                   disabled=not usable,
                    help="all-in-one, one-in-one, combined, random and ultra-shaped "
-                        "random baselines (clustering campaigns only).")
-    return bool(on and info["has_clusterings"])
+                        "random baselines (flat clustering campaigns only).")
+    return bool(on and usable)
 
 
 def pair_ui(box, systems: list[str], default_a: str, default_b: str) -> tuple[str, str]:
@@ -173,7 +225,7 @@ def sidebar_ui() -> Selection:
     """Draw the global controls in the sidebar and publish the selection.
 
     The sidebar shows: campaign, the pair of systems (A, B), metric pair, alpha, UIR threshold,
-    test beds, averaging, baselines, the paired test and its correction.
+    test beds, averaging, baselines, the profile, the paired test and its correction.
     """
     sb = st.sidebar
     src, info = campaign_ui(sb)
@@ -183,6 +235,7 @@ def sidebar_ui() -> Selection:
     beds, all_beds = testbeds_ui(sb, info)
     average = averaging_ui(sb)
     baselines = baselines_ui(sb, info)
+    profile = profile_ui(sb)
     with sb.expander("Significance tests"):
         test, corr = tests_ui(st)
     sel0 = Selection(src, label, precision, recall, alpha, threshold, average, beds, all_beds,
@@ -191,4 +244,5 @@ def sidebar_ui() -> Selection:
     a, b = pair_ui(pair_box, systems, default_a, default_b)
     fmt = export_ui(sb)
     return publish(Selection(src, label, precision, recall, alpha, threshold, average, beds,
-                             all_beds, baselines, a, b, tuple(systems), fmt, test, corr))
+                             all_beds, baselines, a, b, tuple(systems), fmt, test, corr,
+                             profile))

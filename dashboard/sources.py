@@ -19,12 +19,15 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 import metrics
 from dashboard import uploads
 
-__all__ = ["DEMO_PATH", "DEMO_KEY", "CLI_KEY", "Source", "sources", "cli_path", "mtime_id",
+__all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "sources", "cli_path", "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
            "comparison_key", "demo_source"]
 
 DEMO_PATH = Path(metrics.__file__).resolve().parents[1] / "demo_data" / "replab2013"
 DEMO_KEY = "replab2013"
+#: The bundled token tagging campaign (part-of-speech induction on UD English EWT).
+UD_PATH = DEMO_PATH.parent / "ud-ewt"
+UD_KEY = "ud-ewt"
 CLI_KEY = "cli"
 
 
@@ -93,6 +96,9 @@ def sources() -> dict[str, Source]:
     if cli is not None and cli.resolve() != DEMO_PATH.resolve():  # the demo is listed below
         out[CLI_KEY] = Source(CLI_KEY, f"{cli.name} (command line)", str(cli), mtime_id(cli))
     out[DEMO_KEY] = Source(DEMO_KEY, "RepLab 2013 (bundled)", str(DEMO_PATH), mtime_id(DEMO_PATH))
+    if UD_PATH.is_dir() and (cli is None or cli.resolve() != UD_PATH.resolve()):
+        out[UD_KEY] = Source(UD_KEY, "UD English EWT, POS induction (bundled)", str(UD_PATH),
+                             mtime_id(UD_PATH))
     if get_script_run_ctx(suppress_warning=True) is not None:  # uploads belong to a session
         out.update(_uploads())
     return out

@@ -49,6 +49,19 @@ class Selection:
     image_format: str = "png"
     test: str = DEFAULT_TEST
     correction: str = DEFAULT_CORRECTION
+    profile: str = "default"
+
+    @property
+    def strict_improved(self) -> bool:
+        """Improved systems need ``UIR > threshold`` (the profile's convention, e.g. jair2011)."""
+        from metrics.profiles import get_profile  # noqa: PLC0415
+
+        return get_profile(self.profile).strict_improved
+
+    @property
+    def improved_sign(self) -> str:
+        """``>`` or ``≥``: how improved systems compare UIR with the threshold."""
+        return ">" if self.strict_improved else "≥"
 
     @property
     def metrics(self) -> tuple[str, str]:

@@ -34,6 +34,7 @@ __all__ = [
     "split_metric_list",
     "TYPE_LEVEL_PAIRS",
     "default_metric_pairs",
+    "PAIR_DEFAULT_ALPHA",
     "is_ir_measure",
 ]
 
@@ -292,6 +293,11 @@ METRIC_PAIRS: dict[str, tuple[str, str]] = {
 }
 
 
+#: Default alpha of F_alpha for a pair, where its paper uses another than 0.5: the adapted BCubed
+#: pair is combined with alpha = 0.9 (Moreno and Dias, SIGIR 2015, §3.3).
+PAIR_DEFAULT_ALPHA: dict[str, float] = {"Adapted BCubed P/R": 0.9}
+
+
 def available_metrics(type_level: bool = False, organisation: bool = False) -> list[MetricInfo]:
     """Every registered clustering metric, in registry order; with ``type_level`` the type-level
     ones too (they need a token tagging campaign, ``docs/type-level.md``), with ``organisation``
@@ -460,10 +466,14 @@ def default_metric_pairs(campaign) -> dict[str, tuple[str, str]]:
 
     Organisations with a tail (rankings): Reliability/Sensitivity, P@10/R@10 and nDCG@10/AP
     (``ir_measures`` names); other organisations: Reliability/Sensitivity and their priority and
-    relatedness parts; flat clusterings: :data:`METRIC_PAIRS`; a score table: none.
+    relatedness parts; token tagging campaigns (``campaign.item_type`` set):
+    :data:`TYPE_LEVEL_PAIRS` first, then the token-level :data:`METRIC_PAIRS`; flat clusterings:
+    :data:`METRIC_PAIRS`; a score table: none.
     """
     if not campaign.has_clusterings:
         return {}
+    if getattr(campaign, "item_type", None) is not None:
+        return {**TYPE_LEVEL_PAIRS, **METRIC_PAIRS}
     if campaign.tail:
         return {"Reliability/Sensitivity": ("reliability", "sensitivity"),
                 "P@10/R@10": ("P@10", "R@10"),

@@ -40,13 +40,13 @@ def rank_slope_figure(ranks: pd.DataFrame, token_metric: str, type_metric: str,
             hovertemplate=f"{system}<br>%{{x}}: rank %{{y}}<extra></extra>",
         ))
     fig.update_layout(
-        title=title or f"Rank by {token_metric} (token level) and {type_metric} (type level)",
+        title=title or "Rank of each run: token level vs type level",
         showlegend=False, height=max(320, 36 * n + 120), margin={"l": 140, "r": 140, "t": 60},
         template="plotly_white",
     )
     fig.update_xaxes(tickvals=[0, 1], ticktext=[f"{token_metric}<br>(token level)",
                                                 f"{type_metric}<br>(type level)"],
-                     range=[-0.6, 1.6])
+                     range=[-0.9, 1.9])  # room for the run names beside the rank ticks
     fig.update_yaxes(autorange="reversed", title="rank (1 = best)", dtick=1)
     return fig
 

@@ -122,6 +122,12 @@ if not data.campaign_info(sel.source)["has_clusterings"]:
     ui.unavailable("The topic drill-down",
                    "This campaign was loaded from a score table (precomputed per-topic scores): "
                    "it has no clusterings, so there are no contingency tables to show.")
+elif data.campaign_info(sel.source)["organisation"]:
+    ui.unavailable("The topic drill-down",
+                   "This campaign holds document organisations (rankings or priority levels, "
+                   "docs/organisation.md): a contingency table of gold classes and clusters "
+                   "does not describe a ranking, so there is none to show. The per-topic table "
+                   "above has both systems' scores on every topic.")
 elif topic_names:
     if st.session_state.get("topic") not in topic_names:
         st.session_state.pop("topic", None)

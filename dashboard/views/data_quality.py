@@ -53,8 +53,11 @@ if sel is None:
 info = data.campaign_info(sel.source)
 c = data.campaign(sel.source)
 st.subheader(info["name"], anchor=False)
-kind = "clusterings (gold + runs)" if info["has_clusterings"] else \
-    "score table (precomputed per-topic scores)"
+kind = ("rankings over an unlimited collection (gold + runs)" if info["ranking"] else
+        "document organisations (gold + runs)" if info["organisation"] else
+        "token tagging (gold + induced taggings)" if info["token_tagging"] else
+        "clusterings (gold + runs)" if info["has_clusterings"] else
+        "score table (precomputed per-topic scores)")
 summary = c.summary()
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Systems", summary["systems"])

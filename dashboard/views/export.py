@@ -57,6 +57,12 @@ with c3, ui.guard("The leaderboard"):
                        file_name=f"{tag}_alpha{sel.alpha:.2f}_leaderboard.csv", mime="text/csv",
                        key="dl_board", icon=":material/leaderboard:", width="stretch")
     st.caption(f"Ranking at \u03b1 = {sel.alpha:.2f} with reference systems.")
+    st.download_button("Ranking with tie groups (CSV)",
+                       data.tie_ranking(sel, t).to_csv_frame().to_csv(index=False).encode(),
+                       file_name=f"{tag}_ranking.csv", mime="text/csv", key="dl_ties",
+                       icon=":material/account_tree:", width="stretch",
+                       help="system, rank_low, rank_high, group: the ranking.csv of "
+                            "`unanimity compare --out` (docs/rankings.md)")
 
 st.subheader("LaTeX", anchor=False)
 with ui.guard("The LaTeX tables"):

@@ -6,6 +6,7 @@ import streamlit as st
 
 from dashboard import data, figures, state, ui
 from dashboard.figures import short
+from dashboard.figures.ranking import hasse_figure
 from metrics.baselines import BASELINES
 
 
@@ -24,7 +25,7 @@ ui.header(
     "Leaderboard",
     f"{info['name']}: who leads at \u03b1 = {sel.alpha:.2f} on {sel.precision} / {sel.recall}, "
     f"and which systems does each one improve for every weighting of the two metrics "
-    f"(UIR \u2265 {sel.threshold:.2f})?",
+    f"(UIR {sel.improved_sign} {sel.threshold:.2f})?",
 )
 
 with ui.guard("The leaderboard"):
@@ -65,7 +66,8 @@ with ui.guard("The leaderboard"):
     st.subheader("Ranking", anchor=False)
     st.caption("Reference system: the system that improves this one with the highest UIR "
                "(only when \u2265 the threshold). Improved: systems this one improves with "
-               "UIR \u2265 threshold. Select a row to make it system A.")
+               f"UIR {sel.improved_sign} threshold ({sel.profile} profile). Select a row to "
+               "make it system A.")
     event = st.dataframe(
         view, key="lb_table", hide_index=True, width="stretch",
         height=min(36 * len(view) + 40, 460), on_select="rerun", selection_mode="single-row",
@@ -85,7 +87,8 @@ with ui.guard("The leaderboard"):
                                                          help="UIR(reference, system)"),
             "n_improved": st.column_config.NumberColumn("# impr.", width=60,
                                                         help="number of systems this one "
-                                                             "improves with UIR \u2265 threshold"),
+                                                             f"improves with UIR {sel.improved_sign} "
+                                                             "threshold"),
             "improved": st.column_config.TextColumn("Improved systems", width="large"),
         },
     )
@@ -96,6 +99,46 @@ with ui.guard("The leaderboard"):
             st.session_state["_lb_last"] = chosen
             state.request(a=chosen, b=sel.a if chosen != sel.a else sel.b)
             st.rerun()
+
+    st.subheader("Ranking with tie groups", anchor=False)
+    tr = data.tie_ranking(sel, t)
+    groups = tr.to_dataframe()
+    n_groups = int(groups["group"].max()) if len(groups) else 0
+    corr = "no correction" if sel.correction == "none" else f"{sel.correction} correction"
+    rule = ("a robust improvement: UIR \u2265 threshold and a concordant significant "
+            f"improvement ({sel.test}, {corr})" if tr.rule == "uir+concordant"
+            else "UIR \u2265 threshold (no significance classes for this table)")
+    st.caption(
+        f"A system is above another only where it is {rule}, or a chain of them leads down to "
+        f"it; cycles of UIR are merged into ties (docs/rankings.md). {len(groups)} systems in "
+        f"{n_groups} tie groups; the rank interval is every rank consistent with that order."
+        + (f" Merged cycles: {len(tr.cycles)}." if tr.cycles else ""))
+    g1, g2 = st.columns([2, 3])
+    with g1:
+        gview = groups.assign(
+            interval=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
+                      for lo, hi in zip(groups["rank_low"], groups["rank_high"])],
+        )[["group", "system", "interval", "score", "n_above", "n_below"]]
+        st.dataframe(gview, key="lb_groups", hide_index=True, width="stretch",
+                     height=min(36 * len(gview) + 40, 460),
+                     column_config={
+                         "group": st.column_config.NumberColumn("Group", width=55),
+                         "system": st.column_config.TextColumn("System", width=190),
+                         "interval": st.column_config.TextColumn(
+                             "Ranks", width=70, help="best\u2013worst rank consistent with the "
+                                                     "order of robust improvements"),
+                         "score": st.column_config.NumberColumn(
+                             "F\u03b1", format="%.3f", width=60,
+                             help="campaign F\u03b1, only to list systems within a group"),
+                         "n_above": st.column_config.NumberColumn(
+                             "# above", width=65, help="systems placed above this one"),
+                         "n_below": st.column_config.NumberColumn(
+                             "# below", width=65, help="systems placed below this one"),
+                     })
+    with g2:
+        ui.plot(hasse_figure(groups, tr.hasse, title="Order of robust improvements",
+                                     score_label=f"F\u03b1 ({sel.alpha:.2f})"),
+                key="lb_hasse", sel=sel, filename="hasse")
 
     st.subheader("How ranks move with \u03b1", anchor=False)
     c1, c2 = st.columns([1, 3])

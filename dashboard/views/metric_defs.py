@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, figures, state, ui
+from dashboard import figures, reference, state, ui
 
 sel = state.selection()
 ui.header(
@@ -18,7 +18,7 @@ st.markdown(f"In use: **{sel.precision}** (precision-like) and **{sel.recall}** 
 
 st.subheader("Measure reference", anchor=False)
 with ui.guard("The measure reference"):
-    sections = data.measure_reference()
+    sections = reference.measure_reference()
     if not sections:
         ui.unavailable("The measure reference", "docs/measures.md is not installed with this copy.")
     for title, body in sections[:1]:
@@ -29,7 +29,7 @@ with ui.guard("The measure reference"):
 
 st.subheader("Formal constraints", anchor=False)
 with ui.guard("The formal-constraint table"):
-    cons = data.constraints()
+    cons = reference.constraints()
     ui.plot(figures.constraints_figure(cons), key="met_constraints", sel=sel,
             filename="formal_constraints")
     with st.expander("Every constraint case"):
@@ -37,7 +37,7 @@ with ui.guard("The formal-constraint table"):
 
 st.subheader("Definitions", anchor=False)
 with ui.guard("The metric definitions"):
-    defs = data.metric_infos()
+    defs = reference.metric_infos()
     in_use = set(sel.metrics)
     defs = defs.assign(used=defs["metric"].map(lambda m: "\u2190 in use" if m in in_use else ""))
     st.dataframe(defs[["metric", "used", "family", "direction", "description", "formula",

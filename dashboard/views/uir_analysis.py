@@ -104,17 +104,19 @@ if comp is not None:
             "depends on the weighting of the metrics.\n"
             "- **Weakest metric**: UIR rewards pairs whose *smaller* improvement is large.")
     st.subheader("Reference systems", anchor=False)
-    st.caption(f"UIR \u2265 {sel.threshold:.2f}, as in Table 5 of the WePS-2 UIR paper: the "
+    st.caption(f"UIR {sel.improved_sign} {sel.threshold:.2f} ({sel.profile} profile), as in "
+               "Table 5 of the WePS-2 UIR paper: the "
                "systems each one improves, and the system that improves it most (S1, S2, \u2026 "
                "number the systems by F\u03b1 rank).")
     with ui.guard("The reference-system table"):
         board = data.leaderboard(sel, t)
         short_names = {s: f"S{i + 1}" for i, s in enumerate(board["system"])}
+        imp_col = f"improved systems (UIR {sel.improved_sign} t)"
         ref_view = pd.DataFrame({
             "id": board["system"].map(short_names),
             "system": board["system"],
             "F\u03b1": board["f"],
-            "improved systems (UIR \u2265 t)": board["improved_systems"].map(
+            imp_col: board["improved_systems"].map(
                 lambda v: " ".join(short_names.get(s, s) for s in v) if isinstance(v, list) else ""),
             "reference system": board["reference_system"].map(
                 lambda s: short_names.get(s, "") if isinstance(s, str) else "\u2013"),
@@ -127,7 +129,7 @@ if comp is not None:
                          "id": st.column_config.TextColumn(width=50),
                          "system": st.column_config.TextColumn(width=200),
                          "F\u03b1": st.column_config.NumberColumn(format="%.3f", width=60),
-                         "improved systems (UIR \u2265 t)": st.column_config.TextColumn(width=230),
+                         imp_col: st.column_config.TextColumn(width=230),
                          "reference system": st.column_config.TextColumn(width=110),
                          "UIR of the reference": st.column_config.TextColumn(width=130),
                      })

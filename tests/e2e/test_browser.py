@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -21,11 +19,12 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dashboard_server import dashboard_server, free_port  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(os.environ.get("UNANIMITY_TEST_OUTPUT", "test-output")) / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PAGES = [("leaderboard", "", "Leaderboard"), ("compare", "compare", "Compare two systems"),
          ("uir", "uir", "UIR analysis"), ("testbeds", "testbeds", "Test beds"),
          ("metrics", "metrics", "Metrics"), ("export", "export", "Export"),
@@ -39,58 +38,12 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _unanimity() -> list[str]:
-    exe = Path(sys.executable).with_name("unanimity")
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "metrics"]
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = _free_port()
-    log = (OUT.parent / "dashboard-server.log")
-    log.parent.mkdir(parents=True, exist_ok=True)
-    fh = open(log, "w")  # noqa: SIM115 - closed below
-    env = dict(os.environ, UNANIMITY_TIMING="1")
-    proc = subprocess.Popen([*_unanimity(), "dashboard", "--port", str(port)], cwd=ROOT,
-                            stdout=fh, stderr=subprocess.STDOUT, env=env,
-                            start_new_session=True)
-    url = f"http://localhost:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            fh.close()
-            pytest.fail(f"dashboard exited with {proc.returncode}: {log.read_text()[-2000:]}")
-        try:
-            socket.create_connection(("localhost", port), timeout=0.5).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("dashboard did not open its port within 60 s")
-    time.sleep(2)  # the warm-up thread loads the campaign while the user opens the browser
-    yield {"url": url, "log": log}
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    fh.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
+    log = OUT.parent / "dashboard-server.log"
+    with dashboard_server([], free_port(), log, env={"UNANIMITY_TIMING": "1"}) as url:
+        time.sleep(2)  # the warm-up thread loads the campaign while the user opens the browser
+        yield {"url": url, "log": log}
 
 
 @pytest.fixture

@@ -1,0 +1,13 @@
+"""Type level (token tagging campaigns): token- vs type-level rankings and one run's mapping.
+
+The page of :mod:`dashboard.views.type_level` for the selected campaign; every number comes from
+:mod:`metrics` (see that module)."""
+
+from __future__ import annotations
+
+from dashboard import data, state, ui
+from dashboard.views import type_level
+
+sel = state.selection()
+with ui.guard("The type-level view"):
+    type_level.render(data.campaign(sel.source), missing="penalize")

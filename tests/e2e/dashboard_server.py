@@ -1,0 +1,61 @@
+"""Start ``unanimity dashboard`` for the browser tests and wait until it listens."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """``$UNANIMITY_E2E_PORT`` when set, else a free localhost port."""
+    if os.environ.get("UNANIMITY_E2E_PORT"):
+        return int(os.environ["UNANIMITY_E2E_PORT"])
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def unanimity() -> list[str]:
+    exe = Path(sys.executable).with_name("unanimity")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "metrics"]
+
+
+@contextlib.contextmanager
+def dashboard_server(args: list[str], port: int, log: Path, env: dict | None = None):
+    """``unanimity dashboard ARGS --port PORT`` (output to ``log``); yields its URL and stops it
+    at the end (fails the test when it exits or does not listen within 60 s)."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "w") as fh:
+        proc = subprocess.Popen([*unanimity(), "dashboard", *args, "--port", str(port)],
+                                cwd=ROOT, stdout=fh, stderr=subprocess.STDOUT,
+                                env=dict(os.environ, **(env or {})), start_new_session=True)
+        try:
+            deadline = time.time() + 60
+            while time.time() < deadline:
+                if proc.poll() is not None:
+                    fh.flush()
+                    pytest.fail(f"dashboard exited with {proc.returncode}: "
+                                f"{log.read_text()[-2000:]}")
+                try:
+                    socket.create_connection(("localhost", port), timeout=0.5).close()
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            else:
+                pytest.fail("dashboard did not open its port within 60 s")
+            yield f"http://localhost:{port}"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()

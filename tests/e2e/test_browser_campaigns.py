@@ -1,0 +1,117 @@
+"""End to end in a real browser: the campaign switch (RepLab 2013, UD English EWT and a ranking
+campaign given on the command line), the Type level page, the Leaderboard's tie groups and Hasse
+diagram, the profile carried in the link, and the Check reported page, with screenshots at
+1400x900 and 1024x768 under ``$UNANIMITY_TEST_OUTPUT/screenshots`` (default
+``test-output/screenshots``). The server listens on
+``$UNANIMITY_E2E_PORT`` or a free port.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dashboard_server import dashboard_server, free_port  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+OUT = Path(os.environ.get("UNANIMITY_TEST_OUTPUT", "test-output")) / "screenshots"
+TREC_SMALL = ROOT / "tests" / "data" / "trec_small"
+UD = "UD English EWT, POS induction (bundled)"
+REPLAB = "RepLab 2013 (bundled)"
+SIZES = [(1400, 900), (1024, 768)]
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium at {CHROMIUM}"),
+]
+
+
+@pytest.fixture(scope="module")
+def server():
+    with dashboard_server([str(TREC_SMALL)], free_port(),
+                          OUT.parent / "dashboard-campaigns-server.log") as url:
+        yield url
+
+
+@pytest.fixture
+def page(browser, server):
+    ctx = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+    pg = ctx.new_page()
+    pg.set_default_timeout(90_000)
+    yield pg
+    ctx.close()
+
+
+def _ready(pg, title: str, level: int = 1) -> None:
+    pg.get_by_role("heading", name=title, level=level).first.wait_for()
+    pg.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText"
+        ".includes('Running')", timeout=120_000)
+    pg.wait_for_timeout(1500)
+    assert pg.locator("[data-testid='stException']").count() == 0
+    assert "Traceback" not in pg.locator("[data-testid='stMain']").inner_text()
+
+
+def _sidebar_values(pg) -> list[str]:
+    """What the sidebar's select boxes show (their values are not part of the inner text)."""
+    return pg.evaluate("() => Array.from(document.querySelectorAll("
+                       "'[data-testid=\"stSidebar\"] [data-testid=\"stSelectbox\"]'))"
+                       ".map(e => (e.querySelector('input') || {}).value || e.innerText)")
+
+
+def _shots(pg, name: str) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for w, h in SIZES:
+        pg.set_viewport_size({"width": w, "height": h})
+        pg.wait_for_timeout(1200)
+        pg.screenshot(path=str(OUT / f"{name}_{w}x{h}.png"))
+    pg.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+
+
+def test_type_level_page_on_ud_ewt(page, server):
+    page.goto(f"{server}/type-level?campaign={quote(UD)}")
+    _ready(page, "Type level", level=2)
+    page.locator(".js-plotly-plot .main-svg").first.wait_for()
+    assert page.locator(".js-plotly-plot").count() >= 2
+    assert page.get_by_text("Found by").first.is_visible()
+    assert "MacroI P/R (1-1)" in _sidebar_values(page)
+    _shots(page, "campaigns_type_level")
+
+
+def test_ranking_campaign_leaderboard_and_compare(page, server):
+    page.goto(f"{server}/")
+    _ready(page, "Leaderboard")
+    assert "Reliability/Sensitivity" in _sidebar_values(page)
+    assert page.get_by_text("Ranking with tie groups").first.is_visible()
+    _shots(page, "campaigns_trec_leaderboard")
+    page.goto(f"{server}/compare")
+    _ready(page, "Compare two systems")
+    assert page.get_by_text("drill-down is unavailable").first.is_visible()
+
+
+def test_replab_tie_groups_with_the_profile_in_the_link(page, server):
+    page.goto(f"{server}/?campaign={quote(REPLAB)}&profile=jair2011")
+    _ready(page, "Leaderboard")
+    main = page.locator("[data-testid='stMain']")
+    assert "UIR >" in main.inner_text()
+    page.get_by_text("Ranking with tie groups").first.scroll_into_view_if_needed()
+    hasse = page.locator(".js-plotly-plot").filter(has_text="Order of robust improvements")
+    hasse.first.wait_for()
+    hasse.first.scroll_into_view_if_needed()
+    _shots(page, "campaigns_replab_hasse")
+    # the profile is still in the link after an interaction elsewhere
+    assert "profile=jair2011" in page.url
+
+
+def test_check_reported_page(page, server):
+    page.goto(f"{server}/check")
+    _ready(page, "Check reported scores")
+    assert page.get_by_text("Consistent at the stated").first.is_visible()
+    _shots(page, "campaigns_check_reported")

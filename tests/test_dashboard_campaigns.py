@@ -1,0 +1,215 @@
+"""The dashboard on every kind of campaign: the bundled token tagging campaign (UD English EWT,
+with its Type level page) next to RepLab 2013, and ranking campaigns (document organisations
+with a tail: the TREC fixture ``tests/data/trec_small``, and TREC DL 2019 when ``../shared`` is
+there). Metric pairs come from ``metrics.registry.default_metric_pairs``; every page renders
+without an error box, and the views that need contingency tables say why they are unavailable.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from metrics.io import load  # noqa: E402
+from metrics.registry import METRIC_PAIRS, TYPE_LEVEL_PAIRS, default_metric_pairs  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "dashboard" / "app.py")
+UD = ROOT / "demo_data" / "ud-ewt"
+REPLAB = ROOT / "demo_data" / "replab2013"
+TREC_SMALL = ROOT / "tests" / "data" / "trec_small"
+TREC_DL = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"
+PAGES = ["views/leaderboard.py", "views/compare.py", "views/uir_analysis.py",
+         "views/testbeds.py", "views/metric_defs.py", "views/export.py",
+         "views/data_quality.py"]
+TYPE_PAGE = "views/type_level_page.py"
+TIMEOUT = 300
+RANKING_PAIRS = {"Reliability/Sensitivity": ("reliability", "sensitivity"),
+                 "P@10/R@10": ("P@10", "R@10"), "nDCG@10/AP": ("nDCG@10", "AP")}
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+@contextlib.contextmanager
+def opened_on(campaign: Path | None):
+    """The campaign given on the command line (``UNANIMITY_CAMPAIGN``) while the block runs:
+    every rerun of the app reads it."""
+    old = os.environ.pop("UNANIMITY_CAMPAIGN", None)
+    if campaign is not None:
+        os.environ["UNANIMITY_CAMPAIGN"] = str(campaign)
+    try:
+        yield
+    finally:
+        os.environ.pop("UNANIMITY_CAMPAIGN", None)
+        if old is not None:
+            os.environ["UNANIMITY_CAMPAIGN"] = old
+
+
+def run_app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    assert_clean(at)
+    return at
+
+
+# ------------------------------------------------------------------------------------------------
+# the registry's pairs
+# ------------------------------------------------------------------------------------------------
+
+
+def test_default_pairs_by_campaign_kind():
+    ud = load(UD)
+    assert ud.item_type is not None
+    pairs = default_metric_pairs(ud)
+    # type-level pairs first, then the token-level ones, nothing else
+    assert list(pairs) == list(TYPE_LEVEL_PAIRS) + list(METRIC_PAIRS)
+    assert pairs["MacroI P/R (1-1)"] == ("type_macro_precision", "type_macro_recall")
+    trec = load(TREC_SMALL)
+    assert trec.is_organisation and trec.tail
+    assert default_metric_pairs(trec) == RANKING_PAIRS
+    assert default_metric_pairs(load(REPLAB)) == METRIC_PAIRS
+
+
+# ------------------------------------------------------------------------------------------------
+# the campaign switch: UD English EWT next to RepLab 2013
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ud_app() -> AppTest:
+    with opened_on(None):
+        yield _ud_app()
+
+
+def _ud_app() -> AppTest:
+    at = run_app()
+    assert "UD English EWT, POS induction (bundled)" in at.selectbox(key="campaign").options
+    # RepLab 2013 (flat clusterings) has no Type level page
+    with pytest.raises(ValueError):
+        at.switch_page(TYPE_PAGE)
+    at.selectbox(key="campaign").set_value("ud-ewt").run()
+    assert_clean(at)
+    return at
+
+
+def test_switch_offers_the_type_level_pairs_first(ud_app):
+    options = ud_app.selectbox(key="metrics").options
+    assert options[:-1] == list(default_metric_pairs(load(UD)))
+    sel = ud_app.session_state["_selection"]
+    assert sel.source.key == "ud-ewt"
+    assert (sel.precision, sel.recall) == TYPE_LEVEL_PAIRS["MacroI P/R (1-1)"]
+    assert set(sel.systems) == set(load(UD).systems)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_on_the_token_tagging_campaign(ud_app, page):
+    ud_app.switch_page(page).run()
+    assert_clean(ud_app)
+    assert ud_app.session_state["_selection"].source.key == "ud-ewt"
+
+
+def test_type_level_page_renders_the_rank_comparison(ud_app):
+    from metrics.evaluate import evaluate
+    from metrics.typelevel.ranking import rank_comparison
+    from dashboard.views.type_level import TOKEN_METRICS, TYPE_METRICS
+
+    ud_app.switch_page(TYPE_PAGE).run()
+    assert_clean(ud_app)
+    assert len(ud_app.get("plotly_chart")) >= 3  # slope chart, Spearman heat map, mapping
+    wanted = list(TOKEN_METRICS + TYPE_METRICS)
+    ref = rank_comparison(evaluate(load(UD), wanted, missing="penalize"), wanted).to_dataframe()
+    shown = ud_app.dataframe[0].value
+    pd.testing.assert_frame_equal(shown.reset_index(drop=True), ref.reset_index(drop=True),
+                                  check_dtype=False)
+    # the mapping of another run: still clean, the page says how it was found
+    runs = ud_app.selectbox(key="tl_sys").options
+    ud_app.selectbox(key="tl_sys").set_value(runs[-1]).run()
+    ud_app.selectbox(key="tl_map").set_value("M-1 (majority + hill climbing)").run()
+    assert_clean(ud_app)
+    assert any("Found by" in c.value for c in ud_app.caption)
+
+
+def test_type_level_pair_m1_on_leaderboard(ud_app):
+    ud_app.selectbox(key="metrics").set_value("MacroI P/R (M-1)").run()
+    ud_app.switch_page("views/leaderboard.py").run()
+    assert_clean(ud_app)
+    sel = ud_app.session_state["_selection"]
+    assert (sel.precision, sel.recall) == TYPE_LEVEL_PAIRS["MacroI P/R (M-1)"]
+
+
+# ------------------------------------------------------------------------------------------------
+# ranking campaigns
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def trec_app() -> AppTest:
+    with opened_on(TREC_SMALL):
+        yield run_app()
+
+
+@pytest.mark.parametrize("pair", list(RANKING_PAIRS))
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_on_a_ranking_campaign(trec_app, pair, page):
+    assert trec_app.selectbox(key="metrics").options[:-1] == list(RANKING_PAIRS)
+    trec_app.selectbox(key="metrics").set_value(pair).run()
+    trec_app.switch_page(page).run()
+    assert_clean(trec_app)
+    sel = trec_app.session_state["_selection"]
+    assert (sel.precision, sel.recall) == RANKING_PAIRS[pair]
+    assert trec_app.toggle(key="baselines").proto.disabled  # no baselines for rankings
+    if page == "views/compare.py":
+        assert any("drill-down is unavailable" in i.value and "organisations" in i.value
+                   for i in trec_app.info)
+    if page == "views/data_quality.py":
+        assert any("rankings over an unlimited collection" in c.value for c in trec_app.caption)
+
+
+def test_no_type_level_page_on_a_ranking_campaign(trec_app):
+    with pytest.raises(ValueError):
+        trec_app.switch_page(TYPE_PAGE)
+
+
+@pytest.mark.skipif(not TREC_DL.is_dir(), reason="../shared/campaigns/trec-dl-2019 is absent")
+def test_trec_dl_2019_opens():
+    with opened_on(TREC_DL):
+        at = run_app()
+        sel = at.session_state["_selection"]
+        assert (sel.precision, sel.recall) == ("reliability", "sensitivity")
+        assert len(sel.systems) == 37
+        at.switch_page("views/uir_analysis.py").run()
+        assert_clean(at)
+
+
+def test_ranking_campaign_uploaded_as_a_zip():
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for p in sorted(TREC_SMALL.rglob("*")):
+            if p.is_file():
+                zf.write(p, p.relative_to(TREC_SMALL).as_posix())
+    with opened_on(None):
+        at = run_app()
+        at.switch_page("views/data_quality.py").run()
+        at.file_uploader(key="upload").set_value([("trec_small.zip", buf.getvalue(),
+                                                   "application/zip")]).run()
+        at.button(key="upload_load").click().run()
+        assert_clean(at)
+        sel = at.session_state["_selection"]
+        assert sel.source.key.startswith("up-")
+        assert at.selectbox(key="metrics").options[:-1] == list(RANKING_PAIRS)
+        for page in PAGES:
+            at.switch_page(page).run()
+            assert_clean(at)
