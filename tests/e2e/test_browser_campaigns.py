@@ -59,11 +59,19 @@ def _ready(pg, title: str, level: int = 1) -> None:
     assert "Traceback" not in pg.locator("[data-testid='stMain']").inner_text()
 
 
-def _sidebar_values(pg) -> list[str]:
-    """What the sidebar's select boxes show (their values are not part of the inner text)."""
-    return pg.evaluate("() => Array.from(document.querySelectorAll("
-                       "'[data-testid=\"stSidebar\"] [data-testid=\"stSelectbox\"]'))"
-                       ".map(e => (e.querySelector('input') || {}).value || e.innerText)")
+_SIDEBAR_VALUES = ("Array.from(document.querySelectorAll("
+                   "'[data-testid=\"stSidebar\"] [data-testid=\"stSelectbox\"]'))"
+                   ".map(e => (e.querySelector('input') || {}).value || e.innerText)")
+
+
+def _sidebar_values(pg, expect: str) -> list[str]:
+    """What the sidebar's select boxes show (their values are not part of the inner text), once
+    one of them shows ``expect`` or after 15 s (the sidebar may still be rendering)."""
+    try:
+        pg.wait_for_function(f"(v) => ({_SIDEBAR_VALUES}).includes(v)", arg=expect, timeout=15000)
+    except Exception:  # noqa: BLE001 - the caller's assertion says what is missing
+        pass
+    return pg.evaluate(f"() => {_SIDEBAR_VALUES}")
 
 
 def _shots(pg, name: str) -> None:
@@ -81,14 +89,14 @@ def test_type_level_page_on_ud_ewt(page, server):
     page.locator(".js-plotly-plot .main-svg").first.wait_for()
     assert page.locator(".js-plotly-plot").count() >= 2
     assert page.get_by_text("Found by").first.is_visible()
-    assert "MacroI P/R (1-1)" in _sidebar_values(page)
+    assert "MacroI P/R (1-1)" in _sidebar_values(page, "MacroI P/R (1-1)")
     _shots(page, "campaigns_type_level")
 
 
 def test_ranking_campaign_leaderboard_and_compare(page, server):
     page.goto(f"{server}/")
     _ready(page, "Leaderboard")
-    assert "Reliability/Sensitivity" in _sidebar_values(page)
+    assert "Reliability/Sensitivity" in _sidebar_values(page, "Reliability/Sensitivity")
     assert page.get_by_text("Ranking with tie groups").first.is_visible()
     _shots(page, "campaigns_trec_leaderboard")
     page.goto(f"{server}/compare")
