@@ -21,6 +21,7 @@ from typing import Any
 
 from metrics.errors import UnanimityError
 from metrics.typelevel.campaign import TYPE_KERNELS
+from metrics.typelevel.measures import MAPPINGS
 
 __all__ = [
     "MetricInfo",
@@ -225,27 +226,31 @@ _INFOS: tuple[MetricInfo, ...] = (
 _RAR10 = ("Reichart, Abend, Rappoport. Type level clustering evaluation: new measures and a POS "
           "induction case study. CoNLL 2010, §4")
 _TYPE_MAPPING = {"mapping": "one_to_one"}
-#: allowed values of the string parameters
-_CHOICES: dict[str, tuple[str, ...]] = {"mapping": ("one_to_one", "many_to_one")}
+_MAPPING_CHECK = {"mapping": (lambda v: v in MAPPINGS,
+                               f"mapping is none of {', '.join(MAPPINGS)}")}
 _TYPE_INFOS: tuple[MetricInfo, ...] = (
     MetricInfo("type_macro_precision", 1, "type level",
                "MacroI precision: gold tags of word types reached by their mapped clusters, "
                "per induced cluster", "Σ_i |A_i ∩ h(B_i)| / Σ_i |B_i|", _RAR10,
-               params=dict(_TYPE_MAPPING), type_level=True),
+               params=dict(_TYPE_MAPPING), type_level=True,
+               param_checks=_MAPPING_CHECK),
     MetricInfo("type_macro_recall", 1, "type level",
                "MacroI recall: share of the word types' gold tags reached by the mapping",
                "Σ_i |A_i ∩ h(B_i)| / Σ_i |A_i|", _RAR10, params=dict(_TYPE_MAPPING),
-               type_level=True),
+               type_level=True, param_checks=_MAPPING_CHECK),
     MetricInfo("type_macro_f", 1, "type level", "MacroI F (= MacroC): harmonic mean of MacroI P/R",
                "2 P R / (P + R), h maximising Σ_i |A_i ∩ h(B_i)|", _RAR10,
-               params=dict(_TYPE_MAPPING), type_level=True),
+               params=dict(_TYPE_MAPPING), type_level=True,
+               param_checks=_MAPPING_CHECK),
     MetricInfo("type_micro_f", 1, "type level", "MicroI: mean over word types of the per-type F",
                "(1/l) Σ_i 2 |A_i ∩ h(B_i)| / (|A_i| + |B_i|)", _RAR10,
-               params=dict(_TYPE_MAPPING), type_level=True),
+               params=dict(_TYPE_MAPPING), type_level=True,
+               param_checks=_MAPPING_CHECK),
     MetricInfo("type_microc_f", 1, "type level",
                "MicroC: per mapped (united) cluster F, weighted by cluster size",
                "Σ_z (|z| / N*) 2 |z ∩ h(z)| / (|z| + |h(z)|), z ∈ K_h", _RAR10,
-               params=dict(_TYPE_MAPPING), type_level=True),
+               params=dict(_TYPE_MAPPING), type_level=True,
+               param_checks=_MAPPING_CHECK),
 )
 # the kernels live with the measures (metrics/typelevel/campaign.py)
 _TYPE_INFOS = tuple(replace(m, kernel=TYPE_KERNELS[m.name]) for m in _TYPE_INFOS)
@@ -374,16 +379,20 @@ def _unknown(name: str) -> UnanimityError:
 
 def _coerce(metric: str, key: str, raw: str, default: object) -> object:
     raw = raw.strip()
-    if isinstance(default, str):  # a choice (type-level ``mapping``)
-        value = raw.strip("'\"")
-        allowed = _CHOICES.get(key, ())
-        if value not in allowed:
-            raise UnanimityError(
-                f"metric {metric!r}: {key}={raw!r} is none of {', '.join(allowed)}")
-        return value
+    if isinstance(default, str):  # a word, checked by the metric's param_checks below
+        value: object = raw.strip("'\"")
+    else:
+        value = _number(metric, key, raw, default)
+    check = _REGISTRY[metric].param_checks.get(key)
+    if check is not None and not check[0](value):
+        raise UnanimityError(f"metric {metric!r}: {check[1]}, got {raw}")
+    return value
+
+
+def _number(metric: str, key: str, raw: str, default: object) -> float | int:
     try:
         if isinstance(default, int) and not isinstance(default, bool):
-            value: object = int(raw)
+            value = int(raw)
         else:
             value = float(raw)
     except ValueError:
@@ -391,9 +400,6 @@ def _coerce(metric: str, key: str, raw: str, default: object) -> object:
             f"metric {metric!r}: parameter {key}={raw!r} is not a "
             f"{'whole number' if isinstance(default, int) else 'number'}"
         ) from None
-    check = _REGISTRY[metric].param_checks.get(key)
-    if check is not None and not check[0](value):
-        raise UnanimityError(f"metric {metric!r}: {check[1]}, got {raw}")
     return value
 
 
