@@ -9,9 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from metrics.errors import UnanimityError
 from metrics.meta_evaluation import meta_evaluate
-from metrics.registry import parse_metric
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,16 +73,6 @@ def test_ir_only_table(table8, campaign, tmp_path, capsys):
     assert written["robustness"].to_numpy() == pytest.approx([1.0] * 6)
     assert written["strictness"].to_numpy() == pytest.approx([0.0] * 6)
     assert "3 of 3 systems" in capsys.readouterr().out
-
-
-def test_rs_needs_the_organisation_measures(table8, campaign):
-    try:
-        parse_metric("reliability(n=30,w=0.8)")
-    except UnanimityError:
-        with pytest.raises(SystemExit, match="--ir-only"):
-            table8.main(["--campaign", str(campaign), "--min-depth", "0"])
-    else:  # pragma: no cover - once the organisation measures exist
-        pytest.skip("reliability(n=..) is registered: the full table runs instead")
 
 
 SHARED_DL = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"
