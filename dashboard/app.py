@@ -53,6 +53,12 @@ def _token_tagging() -> bool:
 state.apply_requests()
 st.session_state.pop("_selection", None)
 st.sidebar.markdown("### :material/balance: Unanimity")
+# A comparison bundle (``unanimity dashboard DIR``, or opened on the Data page): its own sidebar
+# and pages, every number read from the bundle (dashboard/bundle_app.py, docs/rankings.md)
+from dashboard import bundle_app  # noqa: E402
+
+if bundle_app.show():
+    st.stop()
 ok = False
 with guard("Loading the campaign"):
     sidebar.sidebar_ui()
