@@ -76,6 +76,9 @@ pages = [
             icon=":material/grid_on:"),
     st.Page(str(_VIEWS / "testbeds.py"), title="Test beds", url_path="testbeds",
             icon=":material/lan:"),
+    # the papers' tables (metrics/paper_tables.py) of the current selection
+    st.Page(str(_VIEWS / "papers.py"), title="Papers' tables", url_path="papers",
+            icon=":material/menu_book:"),
 ]
 if ok and state.selection().source is not None and _token_tagging():
     # token tagging campaigns (format conllu): token- vs type-level rankings, the mapping

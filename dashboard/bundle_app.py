@@ -19,7 +19,7 @@ from dashboard.bundles import BundleSource, bundle_sources, cli_bundle, open_sou
 from dashboard.ui import guard
 from metrics.bundle import Bundle
 
-__all__ = ["show", "current", "PARAM", "leave", "go"]
+__all__ = ["show", "current", "title", "open_ui", "PARAM", "leave", "go"]
 
 PARAM = "bundle"
 _VIEW = "_bundle_view"
@@ -61,6 +61,11 @@ def leave() -> None:
         del st.query_params[PARAM]
 
 
+def title(src: BundleSource) -> str:
+    """How page headers name the bundle: its folder's name (or the uploaded zip's)."""
+    return f"Stored comparison \u201c{src.label.split(' (')[0] or Path(src.path).name}\u201d"
+
+
 def current() -> tuple[BundleSource, Bundle | None]:
     """The bundle source of this run and the opened bundle (None when it was refused)."""
     return st.session_state[_VIEW]
@@ -79,9 +84,9 @@ def _settings(sb, b: Bundle) -> None:
         f"{o.get('profile', 'default')} profile",
         f"{p.get('n_systems', '?')} systems, {p.get('n_topics', '?')} topics",
     ]))
-    sb.info("A bundle holds stored results: nothing is recomputed, so \u03b1, the threshold and "
-            "the test are those it was written with. To change them, open the campaign "
-            "itself (its path is on the **Data** page).", icon=":material/inventory_2:")
+    sb.caption(":material/inventory_2: Stored results: nothing is recomputed, so \u03b1, the "
+               "threshold and the test are those the bundle was written with. To change them, "
+               "open the campaign itself (its path is on the **Data** page).")
 
 
 def show() -> bool:

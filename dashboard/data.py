@@ -405,3 +405,41 @@ def leaderboard(sel: Selection, t: Table) -> pd.DataFrame:
         systems = systems.assign(improved_systems=imp["improved_systems"].to_numpy(),
                                  n_improved=imp["n_improved"].to_numpy())
     return systems.sort_values("rank", kind="stable").reset_index(drop=True)
+
+
+# ------------------------------------------------------------------------------------------------
+# The papers' tables (metrics.paper_tables; the Papers' tables page)
+# ------------------------------------------------------------------------------------------------
+
+
+@st.cache_data(show_spinner="Computing the papers' tables\u2026", max_entries=16)
+def _paper_tables(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
+                  test: str, correction: str, average: str, _testbeds: dict | None,
+                  strict: bool):
+    from metrics.paper_tables import paper_tables as _pt  # noqa: PLC0415
+
+    result = _comparison(tkey, _t, p, r, alpha, threshold, test, correction, average, _testbeds)
+    return _pt(result, _t, strict_improved=strict)
+
+
+def paper_tables(sel: Selection, t: Table):
+    """``metrics.paper_tables.paper_tables`` of :func:`comparison` (its pairs and table), under
+    the selection's profile (strict improved systems with jair2011); no random baselines."""
+    return _paper_tables(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
+                         round(sel.threshold, 4), sel.test, sel.correction, sel.average,
+                         _testbeds_of(sel, t), sel.strict_improved)
+
+
+@st.cache_data(show_spinner="Scoring random baselines for k = 2..20\u2026", max_entries=8)
+def _random_baselines(cid: str, path: str, runs: tuple[str, ...], p: str, r: str,
+                      n_runs: int) -> pd.DataFrame:
+    from metrics.paper_tables import random_baselines_by_k  # noqa: PLC0415
+
+    return random_baselines_by_k(campaign(Source("", "", path, cid, runs)), p, r, runs=n_runs)
+
+
+def random_baselines(sel: Selection, n_runs: int) -> pd.DataFrame:
+    """``metrics.paper_tables.random_baselines_by_k`` of the campaign on the selected metric pair
+    (Moreno & Dias 2015 Table 2: k = 2..20, ``n_runs`` seeds each, F at alpha 0.9)."""
+    src = sel.source
+    return _random_baselines(src.cid, src.path, src.runs, sel.precision, sel.recall, int(n_runs))

@@ -24,6 +24,13 @@ def _r(v) -> str:
     return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:+.2f}"
 
 
+def _weps_label(col: str) -> str:
+    """``f_a_0.5`` -> ``F(a) α=0.5``, ``delta_0.2`` -> ``Δ α=0.2``, ``p_0.5`` -> ``p α=0.5``."""
+    head, _, a = col.rpartition("_")
+    name = {"f_a": "F(a)", "f_b": "F(b)", "delta": "\u0394", "p": "p"}.get(head, head)
+    return f"{name} \u03b1={a}"
+
+
 def _jair(df: pd.DataFrame) -> pd.DataFrame:
     return df.assign(set=df["set"].map(lambda s: SET_LABELS.get(s, s))).rename(
         columns=_JAIR_COLUMNS)
@@ -65,9 +72,10 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
     shown = weps[weps["reverses"].astype(bool)] if only else weps
     st.dataframe(shown, hide_index=True, width="stretch", height=min(36 * len(shown) + 40, 360),
                  key=f"{key}_weps",
-                 column_config={c: st.column_config.NumberColumn(
-                     format="%.2e" if c.startswith("p_") else "%.3f")
-                     for c in weps.columns if c[:2] in ("f_", "de", "p_")})
+                 column_config={"system_a": "a", "system_b": "b", "reverses": "reverses",
+                                **{c: st.column_config.NumberColumn(
+                                    _weps_label(c), format="%.2e" if c.startswith("p_") else "%.3f")
+                                   for c in weps.columns if c[:2] in ("f_", "de", "p_")}})
     st.caption(f"Wilcoxon on per-topic F\u03b1, two-sided, {counts.get('correction', 'none')} "
                f"correction, level {counts.get('level', 0.05)}.")
 
@@ -95,12 +103,13 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
             hide_index=True, width="stretch", height=min(36 * len(imp) + 40, 360),
             key=f"{key}_imp")
     if "random_baselines" in tables:
-        render_baselines(tables["random_baselines"], key)
+        render_baselines(tables["random_baselines"], key, heading=True)
 
 
-def render_baselines(df: pd.DataFrame, key: str) -> None:
+def render_baselines(df: pd.DataFrame, key: str, heading: bool = False) -> None:
     """Moreno & Dias (2015) Table 2: random baselines per k and their mean over k."""
-    st.subheader("Random baselines over k (Moreno & Dias 2015, Table 2)", anchor=False)
+    if heading:
+        st.subheader("Random baselines over k (Moreno & Dias 2015, Table 2)", anchor=False)
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 40, 420),
                  key=f"{key}_rb",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")

@@ -200,3 +200,16 @@ def test_zipped_bundle_unpacks_and_opens(bundle_dir, tmp_path):
     with zipfile.ZipFile(plain, "w") as z:
         z.writestr("gold.csv", "topic,item,cluster\n")
     assert bundle_zip_manifest(plain.getvalue(), "c.zip") is None
+
+
+def test_dashboard_command_refuses_a_tampered_bundle_before_serving(bundle_dir, tmp_path, capsys):
+    import shutil
+
+    from metrics.cli import main
+
+    bad = tmp_path / "bad"
+    shutil.copytree(bundle_dir, bad)
+    (bad / "pairs.csv").write_text("edited\n")
+    assert main(["dashboard", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "tampered" in err and "Traceback" not in err

@@ -9,7 +9,7 @@ import streamlit as st
 from dashboard import bundle_app, ui
 
 src, b = bundle_app.current()
-ui.header("Data", f"Comparison bundle {src.label}: what it was computed from, with which options "
+ui.header("Data", f"{bundle_app.title(src)}: what it was computed from, with which options "
                   "and which package version, and every file it holds (fingerprints verified).")
 bundle_app.open_ui(expanded=b is None)
 
@@ -22,9 +22,11 @@ m = b.manifest
 c1, c2, c3 = st.columns(3)
 c1.metric("Format version", m.get("format_version"))
 c2.metric("Written by unanimity", m.get("package_version", "?"))
-c3.metric("Written at (UTC)", str(m.get("created", "?")).replace("T", " ").split("+")[0])
-st.caption(f"Folder: `{src.path}`" if not src.cid.startswith("upload:") else
-           "Uploaded as a zip in this browser session (deleted when the session ends).")
+c3.metric("Files", len(m.get("files", {})))
+written = str(m.get("created", "?")).replace("T", " ").split("+")[0]
+st.caption(f"Written at {written} UTC. " + (
+    f"Folder: `{src.path}`" if not src.cid.startswith("upload:") else
+    "Uploaded as a zip in this browser session (deleted when the session ends)."))
 
 st.subheader("Inputs", anchor=False)
 inputs = pd.DataFrame([{"path": i.get("path"), "kind": i.get("kind"), "files": i.get("files"),

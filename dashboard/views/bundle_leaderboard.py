@@ -12,7 +12,7 @@ src, b = bundle_app.current()
 p = b.parameters
 alpha, thr = float(p["alpha"]), float(p["threshold"])
 ui.header("Leaderboard",
-          f"Stored comparison {src.label}: who leads at \u03b1 = {alpha:.2f} on "
+          f"{bundle_app.title(src)}: who leads at \u03b1 = {alpha:.2f} on "
           f"{p['precision']} / {p['recall']}, and which systems does each one improve with "
           f"UIR \u2265 {thr:.2f}?")
 
@@ -26,6 +26,7 @@ with ui.guard("The stored systems table"):
               delta=str(best["system"]), delta_color="off", delta_arrow="off")
     view = board.assign(
         reference_system=board["reference_system"].map(lambda s: s if isinstance(s, str) else ""),
+        reference_uir=board["reference_uir"].map(lambda v: "" if v is None or v != v else f"{v:.2f}"),
         improved=board["improved_systems"].map(
             lambda v: ", ".join(v[:3]) + (f" and {len(v) - 3} more" if len(v) > 3 else "")
             if isinstance(v, list) else ""),
@@ -44,8 +45,7 @@ with ui.guard("The stored systems table"):
                      "recall": st.column_config.NumberColumn("R", format="%.3f", width=55),
                      "reference_system": st.column_config.TextColumn("Reference system",
                                                                      width=190),
-                     "reference_uir": st.column_config.NumberColumn("its UIR", format="%.2f",
-                                                                    width=60),
+                     "reference_uir": st.column_config.TextColumn("its UIR", width=60),
                      "n_improved": st.column_config.NumberColumn("# impr.", width=60),
                      "improved": st.column_config.TextColumn("Improved systems", width="large"),
                  })

@@ -8,9 +8,13 @@ import streamlit as st
 from dashboard import bundle_app, pair_view, ui
 from metrics.analyses import verdict_sentence
 
+_HEADERS = {"system_a": "a", "system_b": "b", "n_a_better": "# a \u2265\u2200 b",
+            "n_b_better": "# b \u2265\u2200 a", "n_tied": "# tied", "n_biased": "# biased",
+            "beats_all_alpha": "a above \u2200\u03b1", "pair_class": "class"}
+
 src, b = bundle_app.current()
 p = b.parameters
-ui.header("Pairs", f"Stored comparison {src.label}: every ordered pair's UIR, F\u03b1 difference, "
+ui.header("Pairs", f"{bundle_app.title(src)}: every ordered pair's UIR, F\u03b1 difference, "
                    "tests and verdicts, as written by `unanimity compare --out`.")
 
 with ui.guard("The stored pair"):
@@ -36,8 +40,8 @@ with ui.guard("The stored pair"):
         st.dataframe(tv, hide_index=True, width="stretch", key="bp_tests",
                      column_config={
                          pair_view.DELTA_COLUMN: st.column_config.NumberColumn(format="%+.4f"),
-                         "p": st.column_config.NumberColumn(format="%.2g"),
-                         f"p ({rep.correction})": st.column_config.NumberColumn(format="%.2g"),
+                         "p": st.column_config.NumberColumn(format="%.2e"),
+                         f"p ({rep.correction})": st.column_config.NumberColumn(format="%.2e"),
                      })
         st.caption(f"Stored verdicts: paired {rep.test} test, p < {rep.level:g} after "
                    f"{rep.correction} correction across all pairs; pair class: "
@@ -56,7 +60,11 @@ with ui.guard("The stored pairs table"):
     shown = pairs[pairs["uir"] >= float(p["threshold"])] if only else pairs
     st.dataframe(shown[[c for c in cols if c in shown.columns]], key="bp_pairs",
                  hide_index=True, width="stretch", height=420,
-                 column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                for c in ("uir", "uir_param", "f_a", "f_b", "delta_f")})
+                 column_config={**{c: st.column_config.NumberColumn(label, format="%.3f")
+                                   for c, label in (("uir", "UIR"), ("uir_param", "param. UIR"),
+                                                    ("f_a", "F\u03b1(a)"), ("f_b", "F\u03b1(b)"),
+                                                    ("delta_f", "\u0394F"))},
+                                **{c: label for c, label in _HEADERS.items()},
+                                **{c: c.replace("verdict_", "verdict ") for c in verdicts}})
     st.caption(f"{len(shown):,} of {len(pairs):,} ordered pairs (the bundle's pairs.csv: every "
                "column, with p-values and crossings, is in the file).")

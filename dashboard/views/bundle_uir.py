@@ -13,7 +13,7 @@ src, b = bundle_app.current()
 p = b.parameters
 alpha, thr = float(p["alpha"]), float(p["threshold"])
 summary = b.json.get("summary", {})
-ui.header("UIR analysis", f"Stored comparison {src.label}: which improvements are robust to the "
+ui.header("UIR analysis", f"{bundle_app.title(src)}: which improvements are robust to the "
                           f"weighting of {p['precision']} and {p['recall']}, and how far does "
                           "F\u03b1 agree with UIR?")
 
