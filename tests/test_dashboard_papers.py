@@ -83,3 +83,24 @@ def test_random_baselines_on_request(monkeypatch):
     assert set(rb["algorithm"]) == {"random", "ultra-shaped"}
     assert len(rb) == 2 * 19 + 2 and (rb["k"] == "2-20").sum() == 2
     assert ((rb["f_mean"] > 0) & (rb["f_mean"] < 1)).all()
+
+
+def test_export_page_latex_top_and_html_report_with_tie_groups(monkeypatch):
+    monkeypatch.delenv("UNANIMITY_CAMPAIGN", raising=False)
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    at.switch_page("views/export.py").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    sel = at.session_state["_selection"]
+    n = len(sel.systems)
+    preview = next(c.value for c in at.code if "begin{tabular}" in c.value)
+    assert f"20 of {n} systems shown; full table in systems.csv" in preview
+    at.number_input(key="latex_top").set_value(5).run()
+    preview = next(c.value for c in at.code if "begin{tabular}" in c.value)
+    assert f"5 of {n} systems shown" in preview and "Ranking with tie groups" in preview
+    at.button(key="build_report").click().run()
+    html = at.session_state["_report_html"][1]
+    assert "<h2>Ranking with tie groups</h2>" in html
+    assert "<th>Ranks</th>" in html and "<th>Systems above</th>" in html
+    assert "<h2>Order of robust improvements</h2>" in html
+    assert "parametric UIR = " in html and "<th>parametric UIR</th>" in html
