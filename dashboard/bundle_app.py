@@ -19,11 +19,12 @@ from dashboard.bundles import BundleSource, bundle_sources, cli_bundle, open_sou
 from dashboard.ui import guard
 from metrics.bundle import Bundle
 
-__all__ = ["show", "current", "title", "open_ui", "PARAM", "leave", "go"]
+__all__ = ["show", "current", "title", "open_ui", "just_opened", "PARAM", "leave", "go"]
 
 PARAM = "bundle"
 _VIEW = "_bundle_view"
 _LEFT = "_left_bundle"
+_OPENED = "_bundle_opened"
 _VIEWS = Path(__file__).resolve().parent / "views"
 
 
@@ -133,6 +134,11 @@ def show() -> bool:
     return True
 
 
+def just_opened() -> bool:
+    """True once after :func:`open_ui` opened a bundle (its Data page then says so)."""
+    return bool(st.session_state.pop(_OPENED, False))
+
+
 def open_ui(expanded: bool = False) -> None:
     """"Open a comparison bundle": a folder path on the server, or a zip upload (through
     :mod:`dashboard.uploads`); on success the dashboard shows the bundle."""
@@ -158,4 +164,5 @@ def open_ui(expanded: bool = False) -> None:
                     src = bundles.register_path(path)
             if src is not None:
                 go(src)
+                st.session_state[_OPENED] = True
                 st.rerun()

@@ -12,7 +12,7 @@ import streamlit as st
 __all__ = ["render", "render_baselines", "SET_LABELS"]
 
 #: Row labels of JAIR Tables 5-6 (the ``set`` column of :func:`metrics.paper_tables.jair_table5`).
-SET_LABELS = {"all_alpha": "F increases for every \u03b1", "other": "F increases for some \u03b1",
+SET_LABELS = {"all_alpha": "F increases for every \u03b1", "other": "not for every \u03b1",
               "concordant": "concordant (significant, every metric)",
               "opposite": "opposite (significant, metrics disagree)",
               "none": "no significant difference", "worsening": "concordant worsening"}
@@ -43,16 +43,13 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
     fmt = {c: st.column_config.NumberColumn(format="%.3f")
            for c in ("mean UIR", "mean |\u0394F|", "mean relative \u0394F")}
     alpha = float(parameters.get("alpha", 0.5))
-    c1, c2 = st.columns(2, gap="medium")
-    with c1:
-        st.markdown("**JAIR 2011 Table 5** \u2014 pairs where F\u03b1 increases, by whether it "
-                    "increases for every \u03b1")
-        st.dataframe(_jair(tables["jair_table5"]), hide_index=True, width="stretch",
-                     key=f"{key}_t5", column_config=fmt)
-    with c2:
-        st.markdown("**JAIR 2011 Table 6** \u2014 the same pairs by significance class")
-        st.dataframe(_jair(tables["jair_table6"]), hide_index=True, width="stretch",
-                     key=f"{key}_t6", column_config=fmt)
+    st.markdown("**JAIR 2011 Table 5** \u2014 pairs where F\u03b1 increases, by whether it "
+                "increases for every \u03b1")
+    st.dataframe(_jair(tables["jair_table5"]), hide_index=True, width="stretch",
+                 key=f"{key}_t5", column_config=fmt)
+    st.markdown("**JAIR 2011 Table 6** \u2014 the same pairs by significance class")
+    st.dataframe(_jair(tables["jair_table6"]), hide_index=True, width="stretch",
+                 key=f"{key}_t6", column_config=fmt)
     st.caption(f"Each unordered pair once, oriented so that F\u03b1 (\u03b1 = {alpha:.2f}) "
                "increases; UIR of that orientation. Classes from the "
                f"{parameters.get('test')} test with {parameters.get('correction')} correction "

@@ -213,3 +213,42 @@ def test_dashboard_command_refuses_a_tampered_bundle_before_serving(bundle_dir, 
     assert main(["dashboard", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "tampered" in err and "Traceback" not in err
+
+
+def _zip(folder: Path, edit: str | None = None) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for f in sorted(folder.iterdir()):
+            z.writestr(f"results/{f.name}", f.read_bytes() + (b"x" if f.name == edit else b""))
+    return buf.getvalue()
+
+
+def test_data_page_opens_an_uploaded_bundle_zip(monkeypatch, bundle_dir):
+    at = _app(monkeypatch, None)
+    at.run()
+    at.switch_page("views/data_quality.py").run()
+    at.file_uploader(key="_bundle_zip").set_value(
+        [("results.zip", _zip(bundle_dir), "application/zip")]).run()
+    at.button(key="_bundle_open").click().run()
+    assert not _errors(at), _errors(at)
+    key = str(at.query_params.get("bundle", "")).strip("[]'")
+    assert key.startswith("bz-")
+    assert at.title[0].value == "Data" and "Opened results.zip" in at.success[0].value
+    at.switch_page("views/bundle_leaderboard.py").run()
+    shown = _frame(at, "reference_system")
+    stored = pd.read_csv(bundle_dir / "systems.csv").sort_values("rank", kind="stable")
+    assert shown["f_alpha"].tolist() == stored["f_alpha"].tolist()
+
+
+def test_an_uploaded_tampered_zip_is_refused_with_the_message(monkeypatch, bundle_dir):
+    at = _app(monkeypatch, None)
+    at.run()
+    at.switch_page("views/data_quality.py").run()
+    at.file_uploader(key="_bundle_zip").set_value(
+        [("results.zip", _zip(bundle_dir, edit="pairs.csv"), "application/zip")]).run()
+    at.button(key="_bundle_open").click().run()
+    assert not at.exception
+    msg = " ".join(e.value for e in at.error)
+    assert "Could not open the bundle" in msg and "tampered" in msg
+    assert "/session-" not in msg  # the storage folder is not shown
+    assert "bundle" not in at.query_params

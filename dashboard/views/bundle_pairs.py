@@ -32,7 +32,9 @@ with ui.guard("The stored pair"):
         st.markdown(f"<div class='unanimity-verdict'>{verdict_sentence(rep, ('A', 'B'))}</div>",
                     unsafe_allow_html=True)
         cards = pair_view.summary_cards(rep)
-        for col, card in zip(st.columns(len(cards)), cards):
+        # two rows of three: values such as "neither" stay whole at 1024 px
+        cols = [*st.columns(3), *st.columns(3)]
+        for col, card in zip(cols, cards):
             col.metric(card.label, card.value, delta=card.delta, delta_color=card.color,
                        delta_arrow="off", help=card.help)
         st.markdown(pair_view.counts_caption(rep))

@@ -59,7 +59,7 @@ with c3, ui.guard("The leaderboard"):
                        file_name=f"{tag}_alpha{sel.alpha:.2f}_leaderboard.csv", mime="text/csv",
                        key="dl_board", icon=":material/leaderboard:", width="stretch")
     st.caption(f"Ranking at \u03b1 = {sel.alpha:.2f} with reference systems.")
-    st.download_button("Ranking with tie groups (CSV)",
+    st.download_button("Tie groups (CSV)",
                        data.tie_ranking(sel, t).to_csv_frame().to_csv(index=False).encode(),
                        file_name=f"{tag}_ranking.csv", mime="text/csv", key="dl_ties",
                        icon=":material/account_tree:", width="stretch",
@@ -72,9 +72,10 @@ with ui.guard("The LaTeX tables"):
         n_sys = len(comp.systems)
         c1, c2 = st.columns([1, 3])
         top = int(c1.number_input(
-            "Rows of the systems and ranking tables", 0, max(n_sys, 1), min(LATEX_TOP, n_sys),
+            "Systems per table (top N)", 0, max(n_sys, 1), min(LATEX_TOP, n_sys),
             5, key="latex_top", bind="query-params",
-            help="What a page holds (20 by default); 0 = every system. A cut table says "
+            help="Rows of the systems and ranking tables: what a page holds (20 by default); "
+                 "0 = every system. A cut table says "
                  "\u201cN of M systems shown; full table in systems.csv\u201d."))
         latex = comp.to_latex(top=top or None)
         c2.caption(f"Systems by F\u03b1, the pairs with UIR \u2265 {sel.threshold:.2f} and the "
@@ -134,8 +135,8 @@ def _report() -> str:
     ]
     sections.append(("Robust improvements: UIR and parametric UIR",
                      f"Pairs with UIR \u2265 {sel.threshold:.2f}, by UIR (the first "
-                     f"{REPORT_TOP}; every pair in the pairs CSV). Parametric UIR: the share of "
-                     "topics where a improves every metric minus the reverse under a normal fit "
+                     f"{REPORT_TOP}; every pair in the pairs CSV). Parametric UIR: the probability "
+                     "that a improves every metric minus that of the reverse, under a normal fit "
                      "of the per-topic differences (JAIR 2011 \u00a78).",
                      report_html.robust_pairs_frame(comp.pairs, sel.threshold, REPORT_TOP)))
     sections.append(("UIR-threshold study", "", figures.threshold_curve_figure(

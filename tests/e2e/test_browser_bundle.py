@@ -102,8 +102,13 @@ def test_bundle_pages(page, server, bundle, path, title):
     page.goto(f"{server}/{path}?bundle=cli-bundle")
     _ready(page, title)
     main = page.locator("[data-testid='stMain']").inner_text()
-    if path == "compare":
-        assert "robust" in main and "per-topic scores" in main
+    if path == "compare":  # the default pair (the two best systems): its stored UIR
+        systems = pd.read_csv(bundle / "systems.csv").sort_values("rank", kind="stable")
+        a, b = systems["system"].iloc[0], systems["system"].iloc[1]
+        pairs = pd.read_csv(bundle / "pairs.csv")
+        uir = pairs[(pairs["system_a"] == a) & (pairs["system_b"] == b)]["uir"].iloc[0]
+        assert f"UIR of {uir:+.2f} over B" in main or f"UIR = {abs(uir):+.2f}" in main
+        assert "per-topic scores" in main
     if path == "data":
         import json
 
