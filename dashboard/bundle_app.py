@@ -19,13 +19,17 @@ from dashboard.bundles import BundleSource, bundle_sources, cli_bundle, open_sou
 from dashboard.ui import guard
 from metrics.bundle import Bundle
 
-__all__ = ["show", "current", "title", "open_ui", "just_opened", "PARAM", "leave", "go"]
+__all__ = ["show", "current", "title", "open_ui", "just_opened", "zipped", "NEEDS_CAMPAIGN", "PARAM", "leave", "go"]
 
 PARAM = "bundle"
 _VIEW = "_bundle_view"
 _LEFT = "_left_bundle"
 _OPENED = "_bundle_opened"
 _VIEWS = Path(__file__).resolve().parent / "views"
+#: Campaign pages a bundle cannot show (they need per-topic scores or the campaign itself), by
+#: address: a link to one of them opens a page that says so instead of "Page not found".
+NEEDS_CAMPAIGN = {"testbeds": "Test beds",
+                  "type-level": "Type level", "metrics": "Metrics", "export": "Export"}
 
 
 def _requested() -> BundleSource | None:
@@ -121,6 +125,8 @@ def show() -> bool:
         pages = [
             st.Page(str(_VIEWS / "bundle_leaderboard.py"), title="Leaderboard",
                     url_path="ranking", icon=":material/leaderboard:", default=True),
+            st.Page(str(_VIEWS / "bundle_leaderboard.py"), title="Leaderboard ",
+                    url_path="leaderboard", visibility="hidden"),  # as the campaign alias
             st.Page(str(_VIEWS / "bundle_pairs.py"), title="Pairs", url_path="compare",
                     icon=":material/compare_arrows:"),
             st.Page(str(_VIEWS / "bundle_uir.py"), title="UIR analysis", url_path="uir",
@@ -129,8 +135,15 @@ def show() -> bool:
         if any(n in bundle.tables for n in ("jair_table5", "weps_table2")):
             pages.append(st.Page(str(_VIEWS / "bundle_papers.py"), title="Papers' tables",
                                  url_path="papers", icon=":material/menu_book:"))
+        pages.append(st.Page(str(_VIEWS / "check_reported.py"), title="Check reported",
+                             url_path="check", icon=":material/rule:"))
         pages.append(data_page)
-    st.navigation(pages, position="top").run()
+        # the campaign pages that need per-topic scores keep their addresses and say why
+        pages += [st.Page(str(_VIEWS / "bundle_unavailable.py"), title=title, url_path=path,
+                          visibility="hidden") for path, title in NEEDS_CAMPAIGN.items()]
+    nav = st.navigation(pages, position="top")
+    st.session_state["_bundle_page"] = nav.url_path
+    nav.run()
     return True
 
 
@@ -166,3 +179,19 @@ def open_ui(expanded: bool = False) -> None:
                 go(src)
                 st.session_state[_OPENED] = True
                 st.rerun()
+
+
+def zipped(src: BundleSource, b: Bundle) -> bytes:
+    """The bundle's listed files and its manifest as a zip (in one folder named after it)."""
+    import io  # noqa: PLC0415
+    import zipfile  # noqa: PLC0415
+
+    from metrics.bundle import MANIFEST  # noqa: PLC0415
+
+    folder = Path(src.path)
+    top = (src.label.split(" (")[0] or "bundle").removesuffix(".zip")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for entry in [*b.manifest["files"].values(), {"file": MANIFEST}]:
+            z.write(folder / entry["file"], f"{top}/{entry['file']}")
+    return buf.getvalue()

@@ -252,3 +252,29 @@ def test_an_uploaded_tampered_zip_is_refused_with_the_message(monkeypatch, bundl
     assert "Could not open the bundle" in msg and "tampered" in msg
     assert "/session-" not in msg  # the storage folder is not shown
     assert "bundle" not in at.query_params
+
+
+@pytest.mark.parametrize("page", ["views/bundle_unavailable.py", "views/check_reported.py"])
+def test_campaign_only_pages_say_why_and_check_reported_works(monkeypatch, bundle_dir, page):
+    at = _app(monkeypatch, bundle_dir)
+    at.run()
+    at.switch_page(page).run()
+    assert not _errors(at), _errors(at)
+    if page.endswith("unavailable.py"):
+        text = " ".join(i.value for i in at.info)
+        assert "per-topic scores" in text and "unanimity dashboard" in text
+
+
+def test_downloaded_bundle_zip_reopens(monkeypatch, bundle_dir, tmp_path):
+    from metrics.bundle_zip import unpack_bundle_zip
+
+    at = _app(monkeypatch, bundle_dir)
+    at.run()
+    at.switch_page("views/bundle_data.py").run()
+    from dashboard import bundle_app
+    from dashboard.bundles import cli_bundle
+
+    data = bundle_app.zipped(cli_bundle(), open_bundle(bundle_dir))
+    b = unpack_bundle_zip(data, tmp_path / "again", "results.zip")
+    pd.testing.assert_frame_equal(b.tables["pairs"], open_bundle(bundle_dir).tables["pairs"])
+    assert "Download the bundle (zip)" in [d.label for d in at.get("download_button")]

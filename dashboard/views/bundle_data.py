@@ -51,6 +51,11 @@ st.dataframe(pd.DataFrame({"option": list(opts), "value": [str(v) for v in opts.
              hide_index=True, width="stretch", key="bd_options")
 
 st.subheader("Files", anchor=False)
+st.download_button("Download the bundle (zip)", bundle_app.zipped(src, b),
+                   file_name=f"{src.label.split(' (')[0] or 'bundle'}.zip",
+                   mime="application/zip", key="bd_zip", icon=":material/download:",
+                   help="Every file of the manifest and the manifest: opens again here or with "
+                        "`unanimity dashboard` once unzipped.")
 files = pd.DataFrame([{"name": name, "file": e["file"], "kind": e["kind"],
                        "rows": e.get("rows"), "SHA-256": e["sha256"]}
                       for name, e in m["files"].items()])
