@@ -57,8 +57,9 @@ def _sha256_file(path: Path) -> str:
 
 
 def fingerprint(path: str | Path) -> dict:
-    """``{"path", "kind", "sha256", "bytes", "files"}`` of an input file or folder."""
-    p = Path(path)
+    """``{"path", "kind", "sha256", "bytes", "files"}`` of an input file or folder (``path``
+    absolute, so that the campaign can be opened again from anywhere)."""
+    p = Path(path).resolve()
     if p.is_file():
         return {"path": str(p), "kind": "file", "sha256": _sha256_file(p),
                 "bytes": p.stat().st_size, "files": 1}
