@@ -166,7 +166,10 @@ def open_ui(expanded: bool = False) -> None:
         c1, c2 = st.columns(2)
         path = c1.text_input("Bundle folder on the server", key="_bundle_path",
                              placeholder="/path/to/results")
-        zipped = c2.file_uploader("or a zip of the folder", type=["zip"], key="_bundle_zip")
+        zipped = None
+        # the uploader only when asked for: the page's campaign uploader stays its only one
+        if c2.toggle("Upload a zip of the folder instead", key="_bundle_zip_on"):
+            zipped = c2.file_uploader("Zip of the bundle folder", type=["zip"], key="_bundle_zip")
         if st.button("Open the bundle", key="_bundle_open", icon=":material/folder_open:",
                      disabled=not (path or zipped)):
             src = None

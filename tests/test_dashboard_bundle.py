@@ -227,6 +227,7 @@ def test_data_page_opens_an_uploaded_bundle_zip(monkeypatch, bundle_dir):
     at = _app(monkeypatch, None)
     at.run()
     at.switch_page("views/data_quality.py").run()
+    at.toggle(key="_bundle_zip_on").set_value(True).run()
     at.file_uploader(key="_bundle_zip").set_value(
         [("results.zip", _zip(bundle_dir), "application/zip")]).run()
     at.button(key="_bundle_open").click().run()
@@ -244,6 +245,7 @@ def test_an_uploaded_tampered_zip_is_refused_with_the_message(monkeypatch, bundl
     at = _app(monkeypatch, None)
     at.run()
     at.switch_page("views/data_quality.py").run()
+    at.toggle(key="_bundle_zip_on").set_value(True).run()
     at.file_uploader(key="_bundle_zip").set_value(
         [("results.zip", _zip(bundle_dir, edit="pairs.csv"), "application/zip")]).run()
     at.button(key="_bundle_open").click().run()
