@@ -115,3 +115,55 @@ def test_bundle_pages(page, server, bundle, path, title):
         m = json.loads((bundle / "manifest.json").read_text())
         assert m["package_version"] in main
     _shots(page, f"bundle_{path}")
+
+
+def _open_from_data_page(pg, server, path=None, zip_file=None) -> str:
+    pg.goto(f"{server}/data?bundle=cli-bundle")
+    _ready(pg, "Data")
+    pg.get_by_text("Open a comparison bundle").first.click()
+    if zip_file is not None:
+        pg.get_by_text("Upload a zip of the folder instead").click()
+        pg.locator("input[type='file']").set_input_files(str(zip_file))
+        pg.wait_for_timeout(1500)
+    else:
+        pg.get_by_label("Bundle folder on the server").fill(str(path))
+        pg.keyboard.press("Enter")
+        pg.wait_for_timeout(1000)
+    pg.get_by_role("button", name="Open the bundle").click()
+    pg.wait_for_timeout(3000)
+    pg.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText"
+        ".includes('Running')", timeout=120_000)
+    return pg.locator("[data-testid='stMain']").inner_text()
+
+
+def test_tampered_bundle_refused_in_the_browser(page, server, bundle, tmp_path):
+    import shutil
+
+    bad = tmp_path / "edited"
+    shutil.copytree(bundle, bad)
+    with open(bad / "ranking.csv", "a") as fh:
+        fh.write("x,1,1,1\n")
+    main = _open_from_data_page(page, server, path=bad)
+    assert "refusing a tampered bundle" in main and "Traceback" not in main
+    assert page.locator("[data-testid='stException']").count() == 0
+    _shots(page, "bundle_tampered")
+
+
+def test_zipped_bundle_uploaded_in_the_browser(page, server, bundle, tmp_path):
+    import zipfile
+
+    z = tmp_path / "results.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        for f in sorted(bundle.iterdir()):
+            zf.write(f, f"results/{f.name}")
+    main = _open_from_data_page(page, server, zip_file=z)
+    assert "Opened results.zip" in main, main[:500]
+    assert "bundle=bz-" in page.url
+    page.get_by_text("Go to its Leaderboard").click()
+    _ready(page, "Leaderboard")
+    best = pd.read_csv(bundle / "systems.csv").sort_values("rank", kind="stable").iloc[0]
+    card = page.locator("[data-testid='stMetric']").filter(has_text="Best F").first
+    assert card.locator("[data-testid='stMetricValue']").inner_text().strip() == \
+        f"{best['f_alpha']:.3f}"
