@@ -19,7 +19,8 @@ from dashboard.bundles import BundleSource, bundle_sources, cli_bundle, open_sou
 from dashboard.ui import guard
 from metrics.bundle import Bundle
 
-__all__ = ["show", "current", "title", "open_ui", "just_opened", "zipped", "NEEDS_CAMPAIGN", "PARAM", "leave", "go"]
+__all__ = ["show", "current", "title", "open_ui", "just_opened", "zipped", "NEEDS_CAMPAIGN",
+           "PARAM", "leave", "go"]
 
 PARAM = "bundle"
 _VIEW = "_bundle_view"

@@ -1,6 +1,7 @@
 """The papers' tables on a page: what :func:`metrics.paper_tables.paper_tables` computed (for a
-campaign, cached in :mod:`dashboard.data`) or a bundle stored, rendered as they are. Shared by
-the campaign page (``views/papers.py``) and the bundle page (``views/bundle_papers.py``)."""
+campaign, cached in :mod:`dashboard.data_papers`) or a bundle stored, rendered as they are.
+Shared by the campaign page (``views/papers.py``) and the bundle page
+(``views/bundle_papers.py``)."""
 
 from __future__ import annotations
 

@@ -332,7 +332,8 @@ def write_comparison_bundle(
     """The bundle of a :class:`metrics.analyses.CampaignComparison`: every file of its
     :meth:`~metrics.analyses.CampaignComparison.write`, ``ranking.csv`` (ranking with tie groups,
     :mod:`metrics.tie_ranking`), ``ranking_order.csv`` (the same with ``n_above, n_below, block,
-    score``), ``ranking_hasse.csv`` (``upper, lower``: the Hasse edges), ``extra_tables`` (the papers' tables), with ``latex=True``
+    score``), ``ranking_hasse.csv`` (``upper, lower``: the Hasse edges), ``extra_tables`` (the
+    papers' tables), with ``latex=True``
     ``report.tex`` (:meth:`~metrics.analyses.CampaignComparison.to_latex` with its systems and
     ranking tables cut to ``latex_top`` rows, then ``extra_latex``), and the manifest.
     """

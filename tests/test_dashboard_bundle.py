@@ -88,7 +88,8 @@ def test_leaderboard_shows_the_stored_tables(monkeypatch, bundle_dir):
     order = pd.read_csv(bundle_dir / "ranking.csv", dtype={"system": str})
     assert groups["system"].tolist() == order["system"].tolist()
     assert groups["group"].tolist() == order["group"].tolist()
-    hasse = [json.loads(el.proto.spec) for el in at.get("plotly_chart") if "bl_hasse" in el.proto.id]
+    hasse = [json.loads(el.proto.spec) for el in at.get("plotly_chart")
+             if "bl_hasse" in el.proto.id]
     assert len(hasse) == 1
     edges = pd.read_csv(bundle_dir / "ranking_hasse.csv")
     assert sum(x is not None for x in hasse[0]["data"][0]["x"]) == 2 * len(edges)

@@ -63,7 +63,7 @@ def test_every_row_and_no_note_without_a_cut(result):
     systems, _, ranking = _tables(tex)
     assert len(_rows(systems)) == n and len(_rows(ranking)) == n
     assert "systems shown" not in tex
-    assert len(_tables(result.to_latex(top=n))) == 3 and "systems shown" not in result.to_latex(top=n)
+    assert "systems shown" not in result.to_latex(top=n)
     assert len(_tables(result.to_latex(ranking=False))) == 2
 
 

@@ -26,7 +26,8 @@ with ui.guard("The stored systems table"):
               delta=str(best["system"]), delta_color="off", delta_arrow="off")
     view = board.assign(
         reference_system=board["reference_system"].map(lambda s: s if isinstance(s, str) else ""),
-        reference_uir=board["reference_uir"].map(lambda v: "" if v is None or v != v else f"{v:.2f}"),
+        reference_uir=board["reference_uir"].map(
+            lambda v: "" if v is None or v != v else f"{v:.2f}"),
         improved=board["improved_systems"].map(
             lambda v: ", ".join(v[:3]) + (f" and {len(v) - 3} more" if len(v) > 3 else "")
             if isinstance(v, list) else ""),

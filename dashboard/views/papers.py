@@ -1,12 +1,12 @@
 """Papers' tables: JAIR Tables 5-6, WePS Table 2, the ten-pairs weakest-metric analysis next to
 all pairs, improved systems and (on request) random baselines over k, for the current selection
-(:mod:`metrics.paper_tables`, cached in :mod:`dashboard.data`)."""
+(:mod:`metrics.paper_tables`, cached in :mod:`dashboard.data_papers`)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, papers_view, state, ui
+from dashboard import data, data_papers, papers_view, state, ui
 
 sel = state.selection()
 info = data.campaign_info(sel.source)
@@ -20,7 +20,7 @@ st.caption("The **jair2011** profile in the sidebar reproduces the papers' conve
 
 t = data.table(sel)
 with ui.guard("The papers' tables"):
-    pt = data.paper_tables(sel, t)
+    pt = data_papers.paper_tables(sel, t)
     comp = data.comparison(sel, t)
     papers_view.render(pt.tables, pt.summary, comp.parameters,
                        all_pairs=comp.weakest_metric.points, key="pt")
@@ -42,4 +42,4 @@ else:
     asked = st.session_state.get("_pt_rb")
     if asked == (sel.source.cid, sel.metrics, int(n_runs)):
         with ui.guard("The random baselines"):
-            papers_view.render_baselines(data.random_baselines(sel, int(n_runs)), "pt")
+            papers_view.render_baselines(data_papers.random_baselines(sel, int(n_runs)), "pt")
