@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from metrics import __version__
+from metrics.analyses.report import LATEX_TOP
 from metrics.errors import UnanimityError
 
 __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "MANIFEST", "Bundle", "open_bundle",
@@ -327,7 +328,7 @@ def write_comparison_bundle(
     extra_tables: Mapping[str, pd.DataFrame] | None = None,
     extra_latex: Sequence[str] = (),
     extra_json: Mapping[str, object] | None = None,
-    latex_top: int | None = 20,
+    latex_top: int | None = LATEX_TOP,
 ) -> list[Path]:
     """The bundle of a :class:`metrics.analyses.CampaignComparison`: every file of its
     :meth:`~metrics.analyses.CampaignComparison.write`, ``ranking.csv`` (ranking with tie groups,
