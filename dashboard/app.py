@@ -53,6 +53,12 @@ def _token_tagging() -> bool:
 state.apply_requests()
 st.session_state.pop("_selection", None)
 st.sidebar.markdown("### :material/balance: Unanimity")
+# A comparison bundle (``unanimity dashboard DIR``, or opened on the Data page): its own sidebar
+# and pages, every number read from the bundle (dashboard/bundle_app.py, docs/rankings.md)
+from dashboard import bundle_app  # noqa: E402
+
+if bundle_app.show():
+    st.stop()
 ok = False
 with guard("Loading the campaign"):
     sidebar.sidebar_ui()
@@ -70,6 +76,9 @@ pages = [
             icon=":material/grid_on:"),
     st.Page(str(_VIEWS / "testbeds.py"), title="Test beds", url_path="testbeds",
             icon=":material/lan:"),
+    # the papers' tables (metrics/paper_tables.py) of the current selection
+    st.Page(str(_VIEWS / "papers.py"), title="Papers' tables", url_path="papers",
+            icon=":material/menu_book:"),
 ]
 if ok and state.selection().source is not None and _token_tagging():
     # token tagging campaigns (format conllu): token- vs type-level rankings, the mapping

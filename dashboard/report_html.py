@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-__all__ = ["build_report"]
+__all__ = ["build_report", "tie_groups_frame", "tie_groups_note", "robust_pairs_frame"]
 
 _CSS = """
 body{font-family:Inter,'Source Sans Pro',Arial,sans-serif;margin:0;color:#222;background:#fafafa}
@@ -44,6 +44,51 @@ def _table_html(df: pd.DataFrame, max_rows: int = 60, floatfmt: str = "{:.3f}") 
     if more > 0:
         out += f'<p class="note">\u2026 and {more} more rows (see the CSV export).</p>'
     return out
+
+
+def tie_groups_frame(groups: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
+    """The ranking with tie groups (:meth:`metrics.tie_ranking.TieRanking.to_dataframe`) with
+    readable headers: group, system, rank interval ("3" or "1\u20135"), F, systems above / below;
+    its first ``top`` rows."""
+    g = groups if top is None else groups.head(top)
+    return pd.DataFrame({
+        "Group": g["group"].to_numpy(),
+        "System": g["system"].to_numpy(),
+        "Ranks": [f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
+                  for lo, hi in zip(g["rank_low"], g["rank_high"])],
+        "F\u03b1": g["score"].to_numpy(),
+        "Systems above": g["n_above"].to_numpy(),
+        "Systems below": g["n_below"].to_numpy(),
+    })
+
+
+def tie_groups_note(ranking, top: int | None = None) -> str:
+    """The sentence above the tie-group table: the rule, the counts, merged cycles, the cut."""
+    groups = ranking.to_dataframe()
+    n_groups = int(groups["group"].max()) if len(groups) else 0
+    rule = (f"UIR \u2265 {ranking.threshold:g} and a concordant significant improvement"
+            if ranking.rule == "uir+concordant" else f"UIR \u2265 {ranking.threshold:g}")
+    cut = (f" The first {top} of {len(groups)} systems; all in the ranking CSV."
+           if top is not None and len(groups) > top else "")
+    cyc = f" {len(ranking.cycles)} cycle(s) of UIR merged into ties." if ranking.cycles else ""
+    return (f"{len(groups)} systems in {n_groups} tie groups. A system is above another only "
+            f"where it is a robust improvement over it ({rule}) or a chain of them leads down to "
+            "it; the rank interval is every rank consistent with that order "
+            f"(docs/rankings.md).{cyc}{cut}")
+
+
+def robust_pairs_frame(pairs: pd.DataFrame, threshold: float, top: int | None = None
+                       ) -> pd.DataFrame:
+    """The report's pairs with UIR >= ``threshold``, by UIR: a, b, UIR, parametric UIR, Delta F,
+    pair class; the first ``top``."""
+    rob = pairs[pairs["uir"] >= threshold].sort_values(["uir", "delta_f"], ascending=False,
+                                                       kind="stable")
+    rob = rob if top is None else rob.head(top)
+    return pd.DataFrame({"a": rob["system_a"].to_numpy(), "b": rob["system_b"].to_numpy(),
+                         "UIR(a, b)": rob["uir"].to_numpy(),
+                         "parametric UIR": rob["uir_param"].to_numpy(),
+                         "\u0394F\u03b1": rob["delta_f"].to_numpy(),
+                         "pair class": rob["pair_class"].fillna("\u2013").to_numpy()})
 
 
 def build_report(

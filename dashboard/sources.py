@@ -93,7 +93,8 @@ def sources() -> dict[str, Source]:
     """Campaigns the selector offers: the command-line one first, the bundled one, uploads."""
     out: dict[str, Source] = {}
     cli = cli_path()
-    if cli is not None and cli.resolve() != DEMO_PATH.resolve():  # the demo is listed below
+    if cli is not None and cli.resolve() != DEMO_PATH.resolve() and not _is_bundle(cli):
+        # the demo is listed below; a comparison bundle is shown by dashboard/bundle_app.py
         out[CLI_KEY] = Source(CLI_KEY, f"{cli.name} (command line)", str(cli), mtime_id(cli))
     out[DEMO_KEY] = Source(DEMO_KEY, "RepLab 2013 (bundled)", str(DEMO_PATH), mtime_id(DEMO_PATH))
     if UD_PATH.is_dir() and (cli is None or cli.resolve() != UD_PATH.resolve()):
@@ -102,6 +103,12 @@ def sources() -> dict[str, Source]:
     if get_script_run_ctx(suppress_warning=True) is not None:  # uploads belong to a session
         out.update(_uploads())
     return out
+
+
+def _is_bundle(path: Path) -> bool:
+    from metrics.bundle import is_bundle  # noqa: PLC0415
+
+    return path.is_dir() and is_bundle(path)
 
 
 def demo_source(path: Path | None = None) -> Source:

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from metrics import __version__
+from metrics.analyses.report import LATEX_TOP
 from metrics.errors import UnanimityError
 
 __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "MANIFEST", "Bundle", "open_bundle",
@@ -41,7 +42,9 @@ __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "MANIFEST", "Bundle", "open_bundle
 
 BUNDLE_FORMAT = "unanimity-comparison-bundle"
 #: Version of the bundle layout; bump on any change of file names, columns or their meaning.
-BUNDLE_VERSION = 1
+#: 2: ``ranking_order.csv`` (every column of the ranking with tie groups) and
+#: ``ranking_hasse.csv`` (its Hasse edges), so the dashboard draws the order without recomputing.
+BUNDLE_VERSION = 2
 MANIFEST = "manifest.json"
 _LIST_SEP = ";"
 
@@ -55,8 +58,9 @@ def _sha256_file(path: Path) -> str:
 
 
 def fingerprint(path: str | Path) -> dict:
-    """``{"path", "kind", "sha256", "bytes", "files"}`` of an input file or folder."""
-    p = Path(path)
+    """``{"path", "kind", "sha256", "bytes", "files"}`` of an input file or folder (``path``
+    absolute, so that the campaign can be opened again from anywhere)."""
+    p = Path(path).resolve()
     if p.is_file():
         return {"path": str(p), "kind": "file", "sha256": _sha256_file(p),
                 "bytes": p.stat().st_size, "files": 1}
@@ -146,6 +150,35 @@ class Bundle:
     @property
     def inputs(self) -> list[dict]:
         return list(self.manifest.get("inputs", []))
+
+    # The attributes :func:`metrics.analyses.pair_report.pair_report` reads, so that a stored pair
+    # is worded by the same code as a computed one (the stored verdict columns, nothing redone).
+    @property
+    def parameters(self) -> dict:
+        """The comparison's parameters (``summary.json``)."""
+        return dict(self.json.get("summary", {}).get("parameters", {}))
+
+    @property
+    def pairs(self) -> pd.DataFrame:
+        return self.tables["pairs"]
+
+    @property
+    def systems(self) -> pd.DataFrame:
+        return self.tables["systems"]
+
+    @property
+    def tests(self) -> pd.DataFrame | None:
+        return self.tables.get("tests")
+
+    @property
+    def uir_metrics(self) -> tuple[str, ...]:
+        return tuple(self.parameters.get("metrics", ()))
+
+    def pair(self, a: str, b: str):
+        """The stored row of the ordered pair (a, b) as a :class:`metrics.analyses.PairReport`."""
+        from metrics.analyses.pair_report import pair_report  # noqa: PLC0415
+
+        return pair_report(self, a, b)
 
 
 def is_bundle(path: str | Path) -> bool:
@@ -257,6 +290,9 @@ def open_bundle(path: str | Path) -> Bundle:
                              "for tables, columns)")
     tables, jsons, texts = {}, {}, {}
     for name, entry in files.items():
+        if not _plain_name(entry["file"]):
+            raise UnanimityError(f"{mpath}: file {entry['file']!r} is not a plain file name of "
+                                 "the bundle folder")
         fpath = root / entry["file"]
         if not fpath.is_file():
             raise UnanimityError(f"{fpath}: listed in the manifest but missing")
@@ -277,6 +313,12 @@ def open_bundle(path: str | Path) -> Bundle:
     return Bundle(root, manifest, tables, jsons, texts)
 
 
+def _plain_name(name: object) -> bool:
+    """A file name inside the bundle folder: no folder part, not hidden, not ``..``."""
+    return (isinstance(name, str) and bool(name) and "/" not in name and "\\" not in name
+            and not name.startswith(".") and "\0" not in name)
+
+
 def write_comparison_bundle(
     result,
     out_dir: str | Path,
@@ -286,11 +328,15 @@ def write_comparison_bundle(
     extra_tables: Mapping[str, pd.DataFrame] | None = None,
     extra_latex: Sequence[str] = (),
     extra_json: Mapping[str, object] | None = None,
+    latex_top: int | None = LATEX_TOP,
 ) -> list[Path]:
     """The bundle of a :class:`metrics.analyses.CampaignComparison`: every file of its
     :meth:`~metrics.analyses.CampaignComparison.write`, ``ranking.csv`` (ranking with tie groups,
-    :mod:`metrics.tie_ranking`), ``extra_tables`` (the papers' tables), with ``latex=True``
-    ``report.tex`` (the comparison's tables, the ranking and ``extra_latex``), and the manifest.
+    :mod:`metrics.tie_ranking`), ``ranking_order.csv`` (the same with ``n_above, n_below, block,
+    score``), ``ranking_hasse.csv`` (``upper, lower``: the Hasse edges), ``extra_tables`` (the
+    papers' tables), with ``latex=True``
+    ``report.tex`` (:meth:`~metrics.analyses.CampaignComparison.to_latex` with its systems and
+    ranking tables cut to ``latex_top`` rows, then ``extra_latex``), and the manifest.
     """
     from metrics.tie_ranking import ranking_from_comparison  # noqa: PLC0415
 
@@ -302,10 +348,11 @@ def write_comparison_bundle(
               "weakest_metric": result.weakest_metric["points"],
               "cross_testbed": result.cross_testbed}
     frames = {k: v for k, v in frames.items() if v is not None}
-    tables = {"ranking": ranking.to_csv_frame(), **dict(extra_tables or {})}
+    tables = {"ranking": ranking.to_csv_frame(), "ranking_order": ranking.to_dataframe(),
+              "ranking_hasse": ranking.hasse, **dict(extra_tables or {})}
     texts = None
     if latex:
-        texts = {"report": "\n".join([result.to_latex(), ranking.to_latex(), *extra_latex])}
+        texts = {"report": "\n".join([result.to_latex(top=latex_top), *extra_latex])}
     return write_bundle(out_dir, tables, json_files=_jsonable(dict(extra_json or {})), texts=texts,
                         inputs=inputs, options=options, existing=written, frames=frames)
 

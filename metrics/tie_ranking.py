@@ -125,9 +125,11 @@ class TieRanking:
         """The four columns of ``ranking.csv``: ``system, rank_low, rank_high, group``."""
         return self.to_dataframe()[list(RANKING_COLUMNS)]
 
-    def to_latex(self, caption_metric: str = "F") -> str:
-        """A booktabs table: group, system, rank interval (needs ``\\usepackage{booktabs}``)."""
-        from metrics.analyses.report import latex_escape  # noqa: PLC0415 (one escaping rule)
+    def to_latex(self, caption_metric: str = "F", top: int | None = None) -> str:
+        """A booktabs table: group, system, rank interval (needs ``\\usepackage{booktabs}``);
+        with ``top``, its first ``top`` rows and the note "N of M systems shown; full table in
+        ranking.csv"."""
+        from metrics.analyses.report import latex_escape, shown_note  # noqa: PLC0415 (one rule)
 
         rule = ("UIR $\\geq " + f"{self.threshold:g}" + "$ and a concordant significant "
                 "improvement" if self.rule == "uir+concordant"
@@ -135,7 +137,9 @@ class TieRanking:
         lines = [r"\begin{table}[ht]", r"\centering", r"\small", r"\begin{tabular}{rlc}",
                  r"\toprule", r"Group & System & Rank interval \\", r"\midrule"]
         prev = None
-        for r in self.to_dataframe().itertuples(index=False):
+        full = self.to_dataframe()
+        rows = full if top is None else full.head(int(top))
+        for r in rows.itertuples(index=False):
             if prev is not None and r.group != prev:
                 lines.append(r"\addlinespace")
             interval = (f"{r.rank_low}" if r.rank_low == r.rank_high
@@ -143,6 +147,8 @@ class TieRanking:
             lines.append(f"{r.group} & {latex_escape(r.system)} & {interval} \\\\")
             prev = r.group
         cyc = (f" {len(self.cycles)} cycle(s) of UIR merged into ties." if self.cycles else "")
+        if len(rows) < len(full):
+            cyc += " " + latex_escape(shown_note(len(rows), len(full), "ranking.csv"))
         lines += [r"\bottomrule", r"\end{tabular}",
                   rf"\caption{{Ranking with tie groups: a system is above another only where it is "
                   rf"a robust improvement over it ({rule}) or a chain of such improvements leads "

@@ -57,7 +57,8 @@ def _same(a: pd.DataFrame, b: pd.DataFrame, list_cols=()) -> None:
 def test_round_trip_every_table_equal(bundle_dir, result):
     b = open_bundle(bundle_dir)
     assert set(b.tables) == {"pairs", "systems", "threshold_curve", "tests", "delta_f_vs_uir",
-                             "weakest_metric", "cross_testbed", "ranking"}
+                             "weakest_metric", "cross_testbed", "ranking", "ranking_order",
+                             "ranking_hasse"}
     _same(b.tables["pairs"], result.pairs, list_cols=["crossings"])
     assert b.tables["pairs"]["beats_all_alpha"].dtype == bool
     _same(b.tables["systems"], result.systems)
@@ -67,7 +68,10 @@ def test_round_trip_every_table_equal(bundle_dir, result):
     _same(b.tables["delta_f_vs_uir"], result.delta_f_vs_uir["points"])
     _same(b.tables["weakest_metric"], result.weakest_metric["points"])
     _same(b.tables["cross_testbed"], result.cross_testbed)
-    _same(b.tables["ranking"], ranking_from_comparison(result).to_csv_frame())
+    tr = ranking_from_comparison(result)
+    _same(b.tables["ranking"], tr.to_csv_frame())
+    _same(b.tables["ranking_order"], tr.to_dataframe())
+    _same(b.tables["ranking_hasse"], tr.hasse)
     assert b.json["summary"]["n_systems"] == 8
     assert r"\begin{tabular}{rlc}" in b.texts["report"]  # the ranking table is in the report
     m = b.manifest

@@ -46,6 +46,10 @@ with st.expander("Load another campaign", expanded=False, icon=":material/upload
         elif src is not None:
             sources.forget_upload(src.key)
 
+from dashboard import bundle_app  # noqa: E402 - a comparison bundle opens here too
+
+bundle_app.open_ui()
+
 sel = st.session_state.get("_selection")
 if sel is None:
     st.stop()

@@ -9,7 +9,9 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data, figures, pair_view, report_html, state, ui
+from dashboard.figures.ranking import hasse_figure
 from metrics.analyses import verdict_sentence
+from metrics.analyses.report import LATEX_TOP
 
 REPORT_TOP = 40  # leaderboard rows and UIR-matrix systems in the HTML report (A, B always kept)
 READABLE = {"rank": "Rank", "system": "System", "f": "F\u03b1", "precision": "P",
@@ -57,7 +59,7 @@ with c3, ui.guard("The leaderboard"):
                        file_name=f"{tag}_alpha{sel.alpha:.2f}_leaderboard.csv", mime="text/csv",
                        key="dl_board", icon=":material/leaderboard:", width="stretch")
     st.caption(f"Ranking at \u03b1 = {sel.alpha:.2f} with reference systems.")
-    st.download_button("Ranking with tie groups (CSV)",
+    st.download_button("Tie groups (CSV)",
                        data.tie_ranking(sel, t).to_csv_frame().to_csv(index=False).encode(),
                        file_name=f"{tag}_ranking.csv", mime="text/csv", key="dl_ties",
                        icon=":material/account_tree:", width="stretch",
@@ -67,11 +69,23 @@ with c3, ui.guard("The leaderboard"):
 st.subheader("LaTeX", anchor=False)
 with ui.guard("The LaTeX tables"):
     if comp is not None:
-        latex = comp.to_latex()
+        n_sys = len(comp.systems)
+        c1, c2 = st.columns([1, 3])
+        top = int(c1.number_input(
+            "Systems per table (top N)", 0, max(n_sys, 1), min(LATEX_TOP, n_sys),
+            5, key="latex_top", bind="query-params",
+            help="Rows of the systems and ranking tables: what a page holds (20 by default); "
+                 "0 = every system. A cut table says "
+                 "\u201cN of M systems shown; full table in systems.csv\u201d."))
+        latex = comp.to_latex(top=top or None)
+        c2.caption(f"Systems by F\u03b1, the pairs with UIR \u2265 {sel.threshold:.2f} and the "
+                   "ranking with tie groups (booktabs). "
+                   + (f"{min(top, n_sys)} of {n_sys} systems shown." if 0 < top < n_sys else
+                      f"All {n_sys} systems shown."))
         st.download_button("LaTeX tables (.tex)", latex.encode(), file_name=f"{tag}.tex",
                            mime="text/x-tex", key="dl_latex", icon=":material/functions:")
         with st.expander("Preview"):
-            st.code(latex[:6000] + ("\n% \u2026" if len(latex) > 6000 else ""), language="latex")
+            st.code(latex[:12000] + ("\n% \u2026" if len(latex) > 12000 else ""), language="latex")
 
 st.subheader("HTML report", anchor=False)
 st.caption("The leaderboard, the pair A vs B (curves, UIR counts, per-topic view, tests) and the "
@@ -90,6 +104,7 @@ def _report() -> str:
     top = order[:REPORT_TOP] + [s for s in order[REPORT_TOP:] if s in highlight]
     idx = [mat.systems.index(s) for s in top]
     lb = board.head(REPORT_TOP) if len(board) > REPORT_TOP else board
+    ties = data.tie_ranking(sel, t)
     sections = [
         ("Leaderboard", f"Ranking by F\u03b1 at \u03b1 = {sel.alpha:.2f}" + (
             f" (the top {REPORT_TOP} of {len(board)} systems; all in the CSV export)."
@@ -98,8 +113,13 @@ def _report() -> str:
              "reference_uir", "n_improved"]].rename(columns=READABLE)),
         ("F\u03b1 curves", "", figures.f_curves_figure(curves, sel.precision, sel.recall,
                                                        sel.alpha, highlight, sel.average)),
+        ("Ranking with tie groups", report_html.tie_groups_note(ties, REPORT_TOP),
+         report_html.tie_groups_frame(ties.to_dataframe(), REPORT_TOP)),
+        ("Order of robust improvements", "", hasse_figure(
+            ties.to_dataframe(), ties.hasse, score_label=f"F\u03b1 ({sel.alpha:.2f})")),
         (f"A = {sel.a} vs B = {sel.b}",
-         f"UIR(A, B) = {res.uir:+.3f}; A \u2265\u2200 B on {res.n_a_better} topics, "
+         f"UIR(A, B) = {res.uir:+.3f}, parametric UIR = {res.uir_param:+.3f}; "
+         f"A \u2265\u2200 B on {res.n_a_better} topics, "
          f"B \u2265\u2200 A on {res.n_b_better}, tied {res.n_tied}, biased {res.n_biased}.",
          figures.pair_curves_figure(curves[[sel.a, sel.b]], sel.a, sel.b, cx, sel.precision,
                                     sel.recall, sel.alpha, sel.average)),
@@ -113,6 +133,12 @@ def _report() -> str:
         ("UIR matrix", "", figures.uir_heatmap_figure(
             top, np.asarray(mat.uir)[np.ix_(idx, idx)], sel.threshold, highlight)),
     ]
+    sections.append(("Robust improvements: UIR and parametric UIR",
+                     f"Pairs with UIR \u2265 {sel.threshold:.2f}, by UIR (the first "
+                     f"{REPORT_TOP}; every pair in the pairs CSV). Parametric UIR: the probability "
+                     "that a improves every metric minus that of the reverse, under a normal fit "
+                     "of the per-topic differences (JAIR 2011 \u00a78).",
+                     report_html.robust_pairs_frame(comp.pairs, sel.threshold, REPORT_TOP)))
     sections.append(("UIR-threshold study", "", figures.threshold_curve_figure(
         comp.threshold_curve, sel.threshold, {
             "pairs": "pairs with UIR \u2265 t", "concordant": "concordant",

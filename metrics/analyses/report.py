@@ -21,7 +21,7 @@ from metrics.uir import DEFAULT_THRESHOLD, UIRMatrix
 if TYPE_CHECKING:
     from metrics.analyses.comparison import ComparisonCore
 
-__all__ = ["CampaignComparison"]
+__all__ = ["CampaignComparison", "LATEX_TOP", "shown_note", "latex_escape"]
 
 
 def _jsonable(v):
@@ -58,6 +58,15 @@ def latex_escape(text: object) -> str:
         "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
     }
     return "".join(repl.get(ch, ch) for ch in s)
+
+
+#: Rows of the LaTeX systems and ranking tables by default: what one page holds.
+LATEX_TOP = 20
+
+
+def shown_note(shown: int, total: int, csv_name: str) -> str:
+    """The note under a table cut to its top rows: "N of M systems shown; full table in X"."""
+    return f"{shown} of {total} systems shown; full table in {csv_name}."
 
 
 def _fmt(v, digits: int = 3) -> str:
@@ -163,14 +172,23 @@ class CampaignComparison:
                 ]
         return out
 
-    def to_latex(self, max_pairs: int | None = 40, level: float = 0.05) -> str:
-        """Two booktabs tables: systems by rank (F, metric means, reference system) and the pairs
-        with UIR >= threshold (UIR, parametric UIR, Delta F and the per-metric mean differences
-        marked ``*`` for p < ``level`` and ``**`` for p < ``level`` / 5, corrected p-values).
-        Needs ``\\usepackage{booktabs}``."""
+    def to_latex(self, max_pairs: int | None = 40, level: float = 0.05,
+                 top: int | None = LATEX_TOP, ranking: bool = True) -> str:
+        """Booktabs tables: systems by rank (F, metric means, reference system), the pairs with
+        UIR >= threshold (UIR, parametric UIR, Delta F and the per-metric mean differences marked
+        ``*`` for p < ``level`` and ``**`` for p < ``level`` / 5, corrected p-values) and, with
+        ``ranking``, the ranking with tie groups (:meth:`metrics.tie_ranking.TieRanking.to_latex`,
+        docs/rankings.md). Needs ``\\usepackage{booktabs}``.
+
+        ``top`` keeps the systems table and the ranking table to a page: their first ``top`` rows
+        and the note "N of M systems shown; full table in systems.csv" (``ranking.csv``); None
+        writes every row.
+        """
         p = self.parameters
         alpha = p["alpha"]
         thr = p["threshold"]
+        board = self.systems.sort_values("rank", kind="stable")
+        shown_sys = board if top is None else board.head(int(top))
         lines = [
             "% Unanimity comparison: " + latex_escape(f"{p['precision']} / {p['recall']}"),
             r"\begin{table}[ht]", r"\centering", r"\small",
@@ -179,16 +197,18 @@ class CampaignComparison:
             rf"{latex_escape(p['recall'])} & Reference system & UIR \\",
             r"\midrule",
         ]
-        for r in self.systems.sort_values("rank", kind="stable").itertuples(index=False):
+        for r in shown_sys.itertuples(index=False):
             ref = "--" if pd.isna(r.reference_system) else latex_escape(r.reference_system)
             lines.append(
                 f"{r.rank} & {latex_escape(r.system)} & {_fmt(r.f_alpha)} & {_fmt(r.precision)} & "
                 f"{_fmt(r.recall)} & {ref} & {_fmt(r.reference_uir, 2)} \\\\"
             )
+        cut = len(shown_sys) < len(board)
         lines += [r"\bottomrule", r"\end{tabular}",
                   rf"\caption{{Systems ranked by $F_{{{alpha:g}}}$; reference system: the system with the "
-                  rf"highest UIR over it, when that UIR $\geq {thr:g}$.}}",
-                  r"\end{table}", ""]
+                  rf"highest UIR over it, when that UIR $\geq {thr:g}$."
+                  + (f" {shown_note(len(shown_sys), len(board), 'systems.csv')}" if cut else "")
+                  + "}", r"\end{table}", ""]
         metrics = list(self.uir_metrics)
         robust = self.pairs[self.pairs["uir"] >= thr].sort_values(
             ["uir", "delta_f"], ascending=[False, False], kind="stable")
@@ -221,6 +241,10 @@ class CampaignComparison:
                   rf"\caption{{Pairs with UIR $\geq {thr:g}${latex_escape(more)}; {note}; "
                   r"$\forall\alpha$: $F_\alpha(a) > F_\alpha(b)$ for every $\alpha$.}",
                   r"\end{table}", ""]
+        if ranking:
+            from metrics.tie_ranking import ranking_from_comparison  # noqa: PLC0415 - no cycle
+
+            lines.append(ranking_from_comparison(self).to_latex(top=top))
         return "\n".join(lines)
 
     def write(self, out_dir, latex: bool = False) -> list[Path]:

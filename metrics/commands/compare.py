@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from metrics.analyses.report import LATEX_TOP
 from metrics.bundle import write_comparison_bundle
 from metrics.commands.common import add_campaign_args, campaign_from_args, metric_names
 from metrics.curves import AVERAGES
@@ -62,6 +63,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--latex", action="store_true", help="also write report.tex (booktabs)")
+    p.add_argument("--latex-top", type=_top, default=LATEX_TOP, metavar="N",
+                   help=f"rows of report.tex's systems and ranking tables (default {LATEX_TOP}, "
+                        "what a page holds; 0 = every system); the full tables are the CSVs")
     # profiles and the papers' tables
     p.add_argument("--profile", choices=sorted(PROFILES), default="default",
                    help="conventions: default, or jair2011 = the papers' (Wilcoxon without "
@@ -74,6 +78,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="with the papers' tables: random baselines over k = 2..20, 10 runs each, "
                    "F_0.9 (Moreno & Dias Table 2; needs clusterings; 380 extra runs to score: slow)")
     p.set_defaults(run=run)
+
+
+def _top(text: str) -> int:
+    """``--latex-top N``: a count >= 0."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{n} is negative")
+    return n
 
 
 def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
@@ -153,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             written = write_comparison_bundle(
                 result, args.out, inputs=_input_paths(args), options=_options(args),
-                latex=args.latex, extra_tables=extra, extra_latex=extra_tex, extra_json=extra_json)
+                latex=args.latex, extra_tables=extra, extra_latex=extra_tex, extra_json=extra_json,
+                latex_top=args.latex_top or None)
         except OSError as exc:
             raise UnanimityError(f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
     except UnanimityError:

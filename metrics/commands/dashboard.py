@@ -1,7 +1,10 @@
 """``unanimity dashboard [PATH] [--port N]``: open the Streamlit dashboard.
 
 Without ``PATH`` the dashboard opens on the bundled RepLab 2013 campaign; with one (a campaign
-folder, a score-table file or a zip) it opens on that campaign. The command replaces itself with
+folder, a score-table file or a zip) it opens on that campaign; a comparison bundle (the folder
+``unanimity compare --out DIR`` writes) opens without recomputing, after
+:func:`metrics.bundle.open_bundle` has checked it (an edited or older bundle is refused here, with
+its message and exit code 2). The command replaces itself with
 ``python -m dashboard.serve run dashboard/app.py --server.headless true ... -- PATH``
 (:mod:`dashboard.serve` is ``streamlit run`` with a warm-up thread that loads the campaign while
 the server starts).
@@ -28,7 +31,8 @@ def app_path() -> Path:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("dashboard", help="open the interactive dashboard in a browser")
     p.add_argument("path", nargs="?", metavar="PATH",
-                   help="campaign folder, score-table file or zip (default: bundled RepLab 2013)")
+                   help="campaign folder, score-table file or zip (default: bundled RepLab "
+                        "2013), or a comparison bundle (compare --out DIR), shown as stored")
     p.add_argument("--port", type=int, default=8501, help="port to serve on (default 8501)")
     p.add_argument("--address", default="localhost",
                    help="address to listen on (default localhost)")
@@ -60,6 +64,11 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     if args.path and not Path(args.path).exists():
         raise UnanimityError(f"{args.path}: no such file or folder")
+    if args.path and Path(args.path).is_dir():
+        from metrics.bundle import is_bundle, open_bundle  # noqa: PLC0415
+
+        if is_bundle(args.path):
+            open_bundle(args.path)  # refuses an edited or older bundle before serving it
     if not app_path().is_file():  # pragma: no cover - broken install
         raise UnanimityError(f"dashboard not found at {app_path()}")
     cmd = streamlit_command(args)

@@ -1,0 +1,45 @@
+"""Papers' tables: JAIR Tables 5-6, WePS Table 2, the ten-pairs weakest-metric analysis next to
+all pairs, improved systems and (on request) random baselines over k, for the current selection
+(:mod:`metrics.paper_tables`, cached in :mod:`dashboard.data_papers`)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import data, data_papers, papers_view, state, ui
+
+sel = state.selection()
+info = data.campaign_info(sel.source)
+ui.header("Papers' tables",
+          f"{info['name']}: the analyses of Amig\u00f3 et al. (JAIR 2011; WePS) and Moreno & Dias "
+          f"(2015) on {sel.precision} / {sel.recall} at \u03b1 = {sel.alpha:.2f} "
+          f"({sel.profile} profile).")
+st.caption("The **jair2011** profile in the sidebar reproduces the papers' conventions at once: "
+           "Wilcoxon without correction and improved systems with UIR > t "
+           "(docs/rankings.md, \u201cProfiles\u201d).")
+
+t = data.table(sel)
+with ui.guard("The papers' tables"):
+    pt = data_papers.paper_tables(sel, t)
+    comp = data.comparison(sel, t)
+    papers_view.render(pt.tables, pt.summary, comp.parameters,
+                       all_pairs=comp.weakest_metric.points, key="pt")
+
+st.subheader("Random baselines over k (Moreno & Dias 2015, Table 2)", anchor=False)
+if not info["has_clusterings"] or info.get("organisation"):
+    ui.unavailable("The random baselines", "They cluster the gold items at random: this campaign "
+                   "has no flat clusterings to draw them from.")
+else:
+    c1, c2 = st.columns([1, 3])
+    n_runs = c1.number_input("Seeds per k", 1, 10, 10, key="pt_runs",
+                             help="The paper averages 10 runs per k; each run is scored like a "
+                                  "system (19 values of k \u00d7 2 algorithms \u00d7 runs).")
+    c2.caption("UniformRand and UltraShapedRand with k = 2..20 clusters per topic, scored by "
+               "F\u03b1 at \u03b1 = 0.9 as in the paper. Scoring them takes a while, so they "
+               "are computed on request.")
+    if st.button("Score the random baselines", key="pt_rb", icon=":material/casino:"):
+        st.session_state["_pt_rb"] = (sel.source.cid, sel.metrics, int(n_runs))
+    asked = st.session_state.get("_pt_rb")
+    if asked == (sel.source.cid, sel.metrics, int(n_runs)):
+        with ui.guard("The random baselines"):
+            papers_view.render_baselines(data_papers.random_baselines(sel, int(n_runs)), "pt")
