@@ -18,11 +18,14 @@ from dashboard.figures.style import (
     COLOR_UP,
     COLOR_DOWN,
     DIVERGING,
+    MIN_FONT,
+    LABEL_FONT,
     short,
     layout,
     f_label,
     alpha_label,
     role_color,
+    ROLE_DASHES,
 )
 
 __all__ = [
@@ -76,12 +79,13 @@ def f_curves_figure(
             continue
         fig.add_trace(go.Scatter(
             x=alphas, y=curves[s].to_numpy(), mode="lines", name=f"{role}: {short(s, 34)}",
-            line=dict(color=role_color(role), width=3),
+            line=dict(color=role_color(role), width=3, dash=ROLE_DASHES.get(role, "dot")),
             hovertemplate=f"{s}<br>\u03b1=%{{x:.2f}}<br>F=%{{y:.3f}}<extra>{role}</extra>",
         ))
     if alpha is not None:
         fig.add_vline(x=alpha, line=dict(color="#444", dash="dot", width=1),
-                      annotation_text=f"\u03b1 = {alpha:.2f}", annotation_position="top")
+                      annotation_text=f"\u03b1 = {alpha:.2f}", annotation_position="top",
+                      annotation_font_size=MIN_FONT)
     layout(fig, title, height=480, legend_below=True)
     fig.update_xaxes(title_text=alpha_label(precision), range=[0, 1])
     fig.update_yaxes(title_text=f_label(precision, recall, average))
@@ -172,7 +176,7 @@ def rank_moves_figure(
     fig.update_xaxes(range=[-1.45, 2.45], tickvals=[0, 1],
                      ticktext=[f"rank at \u03b1 = {alpha1:.2f}", f"rank at \u03b1 = {alpha2:.2f}"],
                      side="top", showgrid=False, zeroline=False, title_text=None,
-                     tickfont=dict(size=13))
+                     tickfont=dict(size=MIN_FONT + 1))
     fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, title_text=None,
                      range=[n + 0.8, 0.2], autorange=False)
     return fig
@@ -251,9 +255,11 @@ def threshold_curve_figure(curve: pd.DataFrame, threshold: float,
     """
     if series is None:
         series = {c: c.replace("_", " ") for c in curve.columns if c != "threshold"}
-    styles = [("#000000", "solid"), (OKABE_ITO["green"], "solid"), (OKABE_ITO["vermillion"], "dash"),
-              (OKABE_ITO["blue"], "dot"), (OKABE_ITO["orange"], "dashdot"),
-              (OKABE_ITO["purple"], "longdash"), (OKABE_ITO["sky"], "solid")]
+    # every series has its own dash (and colour): told apart without colour
+    styles = [("#000000", "solid"), (OKABE_ITO["green"], "longdash"),
+              (OKABE_ITO["vermillion"], "dash"), (OKABE_ITO["blue"], "dot"),
+              (OKABE_ITO["orange"], "dashdot"), (OKABE_ITO["purple"], "longdashdot"),
+              (OKABE_ITO["sky"], "5px,2px,1px,2px")]
     fig = go.Figure()
     for (col, label), (color, dash) in zip(series.items(), styles):
         if col not in curve.columns:
@@ -263,10 +269,13 @@ def threshold_curve_figure(curve: pd.DataFrame, threshold: float,
             line=dict(color=color, dash=dash, width=3 if color == "#000000" else 2.2),
             hovertemplate=f"{label}<br>UIR \u2265 %{{x:.2f}}: %{{y:.1%}}<extra></extra>",
         ))
-    fig.add_vline(x=threshold, line=dict(color="#444", dash="dot", width=1),
-                  annotation_text=f"threshold {threshold:.2f}", annotation_position="top right")
+    fig.add_vline(x=threshold, line=dict(color="#444", dash="dot", width=1))
+    # the label sits above the plot area (no curve there), on a white background
+    fig.add_annotation(x=threshold, y=1.0, xref="x", yref="paper", yanchor="bottom",
+                       showarrow=False, text=f"t = {threshold:.2f}", bgcolor="white",
+                       font=dict(size=MIN_FONT, color="#444"))
     layout(fig, title or "What a UIR threshold accepts", height=560, legend_below=True)
-    fig.update_layout(legend=dict(orientation="v", y=-0.16), margin=dict(b=170))
+    fig.update_layout(legend=dict(orientation="v", y=-0.16), margin=dict(t=80, b=170))
     fig.update_xaxes(title_text="UIR threshold t", range=[0, 1])
     fig.update_yaxes(title_text="share of pairs", tickformat=".0%", range=[0, 1.02])
     return fig
@@ -289,12 +298,13 @@ def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, re
     big = len(df) > 3000
     Scatter = go.Scattergl if big else go.Scatter
     fig = go.Figure()
-    for mask, name, color in ((~robust, f"UIR < {threshold:.2f}", "#9A9A9A"),
-                              (robust, f"UIR \u2265 {threshold:.2f} (robust)", COLOR_A)):
+    for mask, name, color, symbol in (
+            (~robust, f"UIR < {threshold:.2f}", "#9A9A9A", "circle-open"),
+            (robust, f"UIR \u2265 {threshold:.2f} (robust)", COLOR_A, "circle")):
         sub = df[mask]
         fig.add_trace(Scatter(
             x=sub["uir"], y=sub["delta_f"], mode="markers", name=f"{name}: {len(sub)} pairs",
-            marker=dict(size=5 if big else 7, color=color, opacity=0.75),
+            marker=dict(size=5 if big else 7, color=color, opacity=0.75, symbol=symbol),
             customdata=np.stack([sub["system_a"].astype(str), sub["system_b"].astype(str)],
                                 axis=1) if len(sub) else None,
             hovertemplate=("a: %{customdata[0]}<br>b: %{customdata[1]}<br>UIR(a,b)=%{x:.3f}"
@@ -341,9 +351,14 @@ def weakest_metric_figure(df: pd.DataFrame, metrics: Sequence[str], r: float | N
         name="pairs improving every metric",
     ))
     rtxt = f" (Pearson r = {r:.2f})" if r is not None and np.isfinite(r) else ""
-    layout(fig, title or f"Weakest-metric improvement vs UIR{rtxt}", height=460)
+    sub = ("weakest \u0394 = min over " + ", ".join(short(m, 22) for m in metrics)
+           + " of mean(a) \u2212 mean(b)")
+    layout(fig, title or f"Weakest-metric improvement vs UIR{rtxt}<br><span style='font-size:"
+                         f"{MIN_FONT + 1}px;color:#555'>{sub}</span>", height=480)
+    fig.update_layout(margin=dict(l=80, r=30, t=90, b=60), showlegend=True,
+                      legend=dict(orientation="h", yanchor="top", y=-0.16, x=0, xanchor="left"))
     fig.update_xaxes(title_text="UIR(a, b)")
-    fig.update_yaxes(title_text="min over {" + ", ".join(metrics) + "} of \u0394 (a \u2212 b)")
+    fig.update_yaxes(title_text="weakest \u0394 (a \u2212 b)")
     return fig
 
 

@@ -113,32 +113,34 @@ with ui.guard("The leaderboard"):
         f"it; cycles of UIR are merged into ties (docs/rankings.md). {len(groups)} systems in "
         f"{n_groups} tie groups; the rank interval is every rank consistent with that order."
         + (f" Merged cycles: {len(tr.cycles)}." if tr.cycles else ""))
-    g1, g2 = st.columns([2, 3])
-    with g1:
-        gview = groups.assign(
-            interval=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                      for lo, hi in zip(groups["rank_low"], groups["rank_high"])],
-        )[["group", "system", "interval", "score", "n_above", "n_below"]]
-        st.dataframe(gview, key="lb_groups", hide_index=True, width="stretch",
-                     height=min(36 * len(gview) + 40, 460),
-                     column_config={
-                         "group": st.column_config.NumberColumn("Group", width=55),
-                         "system": st.column_config.TextColumn("System", width=190),
-                         "interval": st.column_config.TextColumn(
-                             "Ranks", width=70, help="best\u2013worst rank consistent with the "
-                                                     "order of robust improvements"),
-                         "score": st.column_config.NumberColumn(
-                             "F\u03b1", format="%.3f", width=60,
-                             help="campaign F\u03b1, only to list systems within a group"),
-                         "n_above": st.column_config.NumberColumn(
-                             "# above", width=65, help="systems placed above this one"),
-                         "n_below": st.column_config.NumberColumn(
-                             "# below", width=65, help="systems placed below this one"),
-                     })
-    with g2:
-        ui.plot(hasse_figure(groups, tr.hasse, title="Order of robust improvements",
-                                     score_label=f"F\u03b1 ({sel.alpha:.2f})"),
-                key="lb_hasse", sel=sel, filename="hasse")
+    # the table and the diagram one above the other: full names in the table and room for the
+    # diagram's labels at 1024 px
+    gview = groups.assign(
+        interval=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
+                  for lo, hi in zip(groups["rank_low"], groups["rank_high"])],
+    )[["group", "system", "interval", "score", "n_above", "n_below"]]
+    st.dataframe(gview, key="lb_groups", hide_index=True, width="stretch",
+                 height=min(36 * len(gview) + 40, 400),
+                 column_config={
+                     "group": st.column_config.NumberColumn("Group", width=55),
+                     "system": st.column_config.TextColumn("System", width=280),
+                     "interval": st.column_config.TextColumn(
+                         "Ranks", width=70, help="best\u2013worst rank consistent with the "
+                                                 "order of robust improvements"),
+                     "score": st.column_config.NumberColumn(
+                         "F\u03b1", format="%.3f", width=60,
+                         help="campaign F\u03b1, only to list systems within a group"),
+                     "n_above": st.column_config.NumberColumn(
+                         "# above", width=65, help="systems placed above this one"),
+                     "n_below": st.column_config.NumberColumn(
+                         "# below", width=65, help="systems placed below this one"),
+                 })
+    ui.plot(hasse_figure(groups, tr.hasse, title="Order of robust improvements",
+                         score_label=f"F\u03b1 ({sel.alpha:.2f})"),
+            key="lb_hasse", sel=sel, filename="hasse")
+    st.caption("One row per tie group, best on top; a line joins a system to one it robustly "
+               "improves with nothing between; diamonds: systems of a merged UIR cycle. Groups "
+               "too wide to label name their systems on hover.")
 
     st.subheader("How ranks move with \u03b1", anchor=False)
     c1, c2 = st.columns([1, 3])
