@@ -7,6 +7,7 @@ import streamlit as st
 from dashboard import data, figures, state, ui
 from dashboard.figures import short
 from dashboard.figures.ranking import hasse_figure
+from dashboard.pair_view import CARD_WIDTH
 from metrics.baselines import BASELINES
 
 
@@ -30,7 +31,9 @@ ui.header(
 
 with ui.guard("The leaderboard"):
     t = data.table(sel)
-    cards = st.container()  # filled once the report is there: the chart below comes first
+    # filled once the report is there (the chart below comes first); fixed-width cards in a
+    # wrapping row, so that no value or name is cut at 1024 px
+    cards = st.container(horizontal=True, wrap=True, gap="medium")
     highlight = {sel.a: "A", sel.b: "B"}
     curves = data.curves(t, sel.average)
     ui.plot(figures.f_curves_figure(curves, sel.precision, sel.recall, sel.alpha, highlight,
@@ -39,20 +42,21 @@ with ui.guard("The leaderboard"):
 
     board = data.leaderboard(sel, t)
     n_topics = t.frame["topic"].nunique()
-    c1, c2, c3, c4 = cards.columns(4)
     is_base = board["system"].isin(BASELINES) if sel.baselines else board["system"].isna()
     n_base = int(is_base.sum())
-    c1.metric("Systems", f"{len(board) - n_base} + {n_base} baselines" if n_base else len(board),
-              help="Baselines (all-in-one, one-in-one, combined, random, ultra-shaped) are "
-                   "ranked with the systems and marked \u201cbaseline\u201d in the table.")
-    c2.metric("Topics" + (" (filtered)" if sel.bed_filter else ""), n_topics)
+    cards.metric("Systems", f"{len(board) - n_base} + {n_base} baselines" if n_base else len(board),
+                 help="Baselines (all-in-one, one-in-one, combined, random, ultra-shaped) are "
+                      "ranked with the systems and marked \u201cbaseline\u201d in the table.",
+                 width=2 * CARD_WIDTH if n_base else CARD_WIDTH)
+    cards.metric("Topics" + (" (filtered)" if sel.bed_filter else ""), n_topics, width=CARD_WIDTH)
     best = board.iloc[0]
-    c3.metric(f"Best F\u03b1 at \u03b1 = {sel.alpha:.2f}", f"{best['f']:.3f}",
-              delta=short(best["system"], 28), delta_color="off", delta_arrow="off",
-              help=str(best["system"]))
-    c4.metric("With a reference system", int(board["reference_system"].notna().sum()),
-              help="Systems that another system improves with UIR \u2265 threshold: "
-                   "they could be replaced without losing on either metric.")
+    cards.metric(f"Best F\u03b1 at \u03b1 = {sel.alpha:.2f}", f"{best['f']:.3f}",
+                 delta=short(best["system"], 28), delta_color="off", delta_arrow="off",
+                 help=str(best["system"]), width=2 * CARD_WIDTH)
+    cards.metric("With a reference system", int(board["reference_system"].notna().sum()),
+                 help="Systems that another system improves with UIR \u2265 threshold: "
+                      "they could be replaced without losing on either metric.",
+                 width=CARD_WIDTH)
 
     view = board.assign(
         role=[highlight.get(s, "") + (" baseline" if b else "")

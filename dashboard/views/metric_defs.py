@@ -36,19 +36,25 @@ with ui.guard("The formal-constraint table"):
         st.dataframe(cons, hide_index=True, width="stretch")
 
 st.subheader("Definitions", anchor=False)
+
+
+def _cell(text: object) -> str:
+    """A markdown table cell: pipes escaped, no line breaks."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
 with ui.guard("The metric definitions"):
     defs = reference.metric_infos()
     in_use = set(sel.metrics)
-    defs = defs.assign(used=defs["metric"].map(lambda m: "\u2190 in use" if m in in_use else ""))
-    st.dataframe(defs[["metric", "used", "family", "direction", "description", "formula",
-                       "reference"]],
-                 hide_index=True, width="stretch", height=min(38 * len(defs) + 40, 720),
-                 key="met_defs",
-                 column_config={
-                     "used": st.column_config.TextColumn("", width="small"),
-                     "description": st.column_config.TextColumn(width="medium"),
-                     "formula": st.column_config.TextColumn(width="large"),
-                     "reference": st.column_config.TextColumn(width="large"),
-                 })
+    # a markdown table wraps its cells: every definition and paper readable at 1024 px, no
+    # horizontal scrolling
+    lines = ["| Metric | Definition | Paper |", "|---|---|---|"]
+    for r in defs.itertuples(index=False):
+        name = f"**{r.metric}**" + (" \u2190 in use" if r.metric in in_use else "")
+        lines.append(f"| {name}<br>{_cell(r.family)}, {_cell(r.direction)} | "
+                     f"{_cell(r.description)}: `{_cell(r.formula)}` | {_cell(r.reference)} |")
+    st.markdown("\n".join(lines), unsafe_allow_html=True)
     st.caption("n_ij = |L_i \u2229 C_j|: items in gold class L_i and system cluster C_j; "
                "n items per topic. Every metric is computed per topic, then averaged.")
+    with st.expander("The same as a sortable table"):
+        st.dataframe(defs, hide_index=True, width="stretch", key="met_defs")
