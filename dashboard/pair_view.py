@@ -23,7 +23,7 @@ VERDICT_LABELS = {"improves": "A better", "worsens": "B better",
 DELTA_COLUMN = "mean oriented \u0394 (A\u2212B)"
 #: Width of a summary card in px: the longest badge ("not robust (t = 0.25)") and value
 #: ("neither") fit on one line; the page wraps the row of cards when they do not fit abreast.
-CARD_WIDTH = 170
+CARD_WIDTH = 150
 
 
 @dataclass(frozen=True)

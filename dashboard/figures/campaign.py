@@ -87,7 +87,7 @@ def f_curves_figure(
                       annotation_text=f"\u03b1 = {alpha:.2f}", annotation_position="top",
                       annotation_font_size=MIN_FONT)
     layout(fig, title, height=480, legend_below=True)
-    fig.update_xaxes(title_text=alpha_label(precision), range=[0, 1])
+    fig.update_xaxes(title_text=alpha_label(precision, recall, average), range=[0, 1])
     fig.update_yaxes(title_text=f_label(precision, recall, average))
     return fig
 
@@ -195,9 +195,11 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
                        title: str | None = None) -> go.Figure:
     """UIR(row, column) for every ordered pair, systems in the given (rank) order.
 
-    Cells with UIR >= threshold carry a dot, and every row and column its (middle-ellipsed)
-    name, A and B marked, up to ``MATRIX_LABELLED`` systems; the page shows the top N of a
-    larger campaign (a chooser) rather than shrinking 150 labels into stripes.
+    Cells with UIR >= threshold carry a dot; every row its number and (middle-ellipsed) name,
+    the columns about ten of those numbers, A and B marked (row labels in their colour,
+    columns outlined solid / dashed and lettered), up to ``MATRIX_LABELLED`` systems; the page
+    shows the top N of a larger campaign (a chooser) rather than shrinking 150 labels into
+    stripes.
     """
     systems = [str(s) for s in systems]
     S = len(systems)
@@ -221,22 +223,36 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
             ))
     highlight = dict(highlight or {})
     ticktext = []
-    for s in systems:
+    for k, s in enumerate(systems):
         role = highlight.get(s)
-        label = short(s, 24)
-        ticktext.append(f"<b style='color:{role_color(role)}'>[{role}] {label}</b>" if role else label)
+        label = f"{k + 1}. " + (f"[{role}] " if role else "") + short(s, 24)
+        ticktext.append(f"<b style='color:{role_color(role)}'>{label}</b>" if role else label)
+    # columns carry the rows' numbers, about ten of them, so that they fit however narrow the
+    # matrix; A's and B's columns are outlined (solid / dashed) and lettered above
+    step = max(1, int(np.ceil(S / 10)))
+    for s, role in highlight.items():
+        if s not in systems or role not in ROLE_DASHES:
+            continue
+        j = systems.index(s)
+        fig.add_shape(type="rect", x0=j - 0.5, x1=j + 0.5, y0=-0.5, y1=S - 0.5, xref="x",
+                      yref="y", line=dict(color=role_color(role), width=2,
+                                          dash=ROLE_DASHES[role]), fillcolor="rgba(0,0,0,0)")
+        fig.add_annotation(x=j, y=1.0 if role == "A" else 1.035, xref="x", yref="paper",
+                           yanchor="bottom", showarrow=False, text=f"<b>{role}</b>",
+                           font=dict(size=MIN_FONT, color=role_color(role)))
     side = max(520, min(1100, 18 * S + 300))
     layout(fig, title or f"UIR(row, column), ranked by F\u03b1 \u00b7 dot: UIR \u2265 "
                           f"{threshold:.2f}", height=side)
-    fig.update_layout(margin=dict(l=200 if show_ticks else 70, r=30, t=70, b=180 if show_ticks else 60),
-                      legend=dict(y=1.0))
-    fig.update_xaxes(title_text="system b (column)", tickvals=list(range(S)) if show_ticks else None,
-                     ticktext=ticktext if show_ticks else None, tickangle=-60,
-                     tickfont=dict(size=12), showticklabels=show_ticks, showgrid=False,
-                     zeroline=False)
+    fig.update_layout(margin=dict(l=200 if show_ticks else 70, r=30, t=90, b=70),
+                      legend=dict(y=1.06))
+    fig.update_xaxes(title_text="system b (column, numbered as the rows)",
+                     tickvals=list(range(0, S, step)) if show_ticks else None,
+                     ticktext=[str(j + 1) for j in range(0, S, step)] if show_ticks else None,
+                     tickangle=0, tickfont=LABEL_FONT, showticklabels=show_ticks,
+                     showgrid=False, zeroline=False)
     fig.update_yaxes(title_text="system a (row)", tickvals=list(range(S)) if show_ticks else None,
                      ticktext=ticktext if show_ticks else None, autorange="reversed",
-                     tickfont=dict(size=12), showticklabels=show_ticks, showgrid=False,
+                     tickfont=LABEL_FONT, showticklabels=show_ticks, showgrid=False,
                      zeroline=False)
     return fig
 
@@ -390,7 +406,9 @@ def constraints_figure(df: pd.DataFrame, title: str | None = None) -> go.Figure:
         hovertemplate="%{y}<br>%{x}: %{text}<extra></extra>",
     ))
     layout(fig, title or "Formal constraints each metric satisfies", height=max(320, 26 * len(metrics) + 160))
-    fig.update_layout(margin=dict(l=200, r=30, t=110, b=30))
-    fig.update_xaxes(side="top", title_text=None, showgrid=False, tickangle=0)
+    # column labels upright (two short lines turned 90 degrees): five columns of a narrow plot
+    # (1024 px screen, long metric names on the left) are ~40 px wide
+    fig.update_layout(margin=dict(l=200, r=30, t=170, b=30))
+    fig.update_xaxes(side="top", title_text=None, showgrid=False, tickangle=-90)
     fig.update_yaxes(autorange="reversed", showgrid=False, title_text=None)
     return fig

@@ -97,7 +97,7 @@ def pair_curves_figure(
         sub = "no crossing: the same system leads for every \u03b1"
     layout(fig, title or f"F\u03b1 across \u03b1 \u2014 {sub}", height=460, legend_below=True)
     fig.update_layout(margin=dict(l=70, r=30, t=80, b=110))
-    fig.update_xaxes(title_text=alpha_label(precision), range=[0, 1])
+    fig.update_xaxes(title_text=alpha_label(precision, recall, average), range=[0, 1])
     fig.update_yaxes(title_text=f_label(precision, recall, average))
     return fig
 
@@ -117,7 +117,7 @@ def uir_counts_figure(n_a_better: int, n_tied: int, n_biased: int, n_b_better: i
         fig.add_trace(go.Bar(
             y=["topics"], x=[n], orientation="h", name=f"{label}: {n}",
             marker=dict(color=WINNER_COLORS[w],
-                        pattern=dict(shape=WINNER_PATTERNS[w], fgcolor="white", fgopacity=0.55,
+                        pattern=dict(shape=WINNER_PATTERNS[w], fgcolor="white", fgopacity=0.4,
                                      size=8)),
             text=[f"{label} {n}" if n / total > 0.08 else str(n) if n else ""],
             textposition="inside", insidetextanchor="middle",
@@ -353,6 +353,5 @@ def pair_differences_figure(
     fig.update_layout(margin=dict(l=80, r=20, t=90, b=110), legend=dict(y=-0.12),
                       clickmode="event+select", dragmode="zoom", hovermode="closest")
     fig.update_xaxes(showticklabels=False, showgrid=False, range=[-1, max(n, 1)])
-    fig.update_xaxes(title_text="topics: A's unanimous wins, tied, mixed, B's unanimous wins; "
-                                "each block by mean difference", row=k, col=1)
+    fig.update_xaxes(title_text="topics by unanimous winner, then mean \u0394", row=k, col=1)
     return fig

@@ -128,11 +128,26 @@ def layout(fig: go.Figure, title: str | None, height: int = 440, legend_below: b
     return fig
 
 
-def f_label(precision: str, recall: str, average: str = "macro") -> str:
+#: Longest y-axis title that fits beside a chart of ~300 px without reaching its title.
+AXIS_TITLE_CHARS = 34
+
+
+def _f_full(precision: str, recall: str, average: str) -> str:
     return f"F\u03b1({precision}, {recall}), {average}"
 
 
-def alpha_label(precision: str) -> str:
+def f_label(precision: str, recall: str, average: str = "macro") -> str:
+    """The F_alpha axis title: both metric names when they fit in ``AXIS_TITLE_CHARS``, else
+    only the averaging (:func:`alpha_label` then names both metrics on the alpha axis)."""
+    full = _f_full(precision, recall, average)
+    return full if len(full) <= AXIS_TITLE_CHARS else f"F\u03b1 ({average} average)"
+
+
+def alpha_label(precision: str, recall: str | None = None, average: str = "macro") -> str:
+    """The alpha axis title; given ``recall``, it names that metric too when :func:`f_label`
+    is too long to."""
+    if recall is not None and len(_f_full(precision, recall, average)) > AXIS_TITLE_CHARS:
+        return f"\u03b1 (weight of {precision}; {recall} weighs 1 \u2212 \u03b1)"
     return f"\u03b1 (weight of {precision})"
 
 

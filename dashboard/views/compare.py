@@ -34,7 +34,7 @@ with ui.guard("The pair summary"):
                 "</p>", unsafe_allow_html=True)
     # fixed-width cards in a wrapping row: five abreast at 1400 px, two rows at 1024 px, and
     # never a truncated value or badge
-    cards = st.container(horizontal=True, wrap=True, gap="medium")
+    cards = st.container(horizontal=True, wrap=True, gap="small")
     for card in pair_view.summary_cards(rep):
         cards.metric(card.label, card.value, card.delta, delta_color=card.color,
                      delta_arrow="off", help=card.help, width=pair_view.CARD_WIDTH)

@@ -33,7 +33,7 @@ with ui.guard("The leaderboard"):
     t = data.table(sel)
     # filled once the report is there (the chart below comes first); fixed-width cards in a
     # wrapping row, so that no value or name is cut at 1024 px
-    cards = st.container(horizontal=True, wrap=True, gap="medium")
+    cards = st.container(horizontal=True, wrap=True, gap="small")
     highlight = {sel.a: "A", sel.b: "B"}
     curves = data.curves(t, sel.average)
     ui.plot(figures.f_curves_figure(curves, sel.precision, sel.recall, sel.alpha, highlight,
@@ -127,7 +127,7 @@ with ui.guard("The leaderboard"):
                  height=min(36 * len(gview) + 40, 400),
                  column_config={
                      "group": st.column_config.NumberColumn("Group", width=55),
-                     "system": st.column_config.TextColumn("System", width=280),
+                     "system": st.column_config.TextColumn("System", width=230),
                      "interval": st.column_config.TextColumn(
                          "Ranks", width=70, help="best\u2013worst rank consistent with the "
                                                  "order of robust improvements"),

@@ -38,22 +38,21 @@ with ui.guard("The formal-constraint table"):
 st.subheader("Definitions", anchor=False)
 
 
-def _cell(text: object) -> str:
-    """A markdown table cell: pipes escaped, no line breaks."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def _md(text: object) -> str:
+    """Text for markdown: no line breaks, no stray emphasis."""
+    return str(text).replace("\n", " ").replace("*", "\\*")
 
 
 with ui.guard("The metric definitions"):
     defs = reference.metric_infos()
     in_use = set(sel.metrics)
-    # a markdown table wraps its cells: every definition and paper readable at 1024 px, no
-    # horizontal scrolling
-    lines = ["| Metric | Definition | Paper |", "|---|---|---|"]
-    for r in defs.itertuples(index=False):
-        name = f"**{r.metric}**" + (" \u2190 in use" if r.metric in in_use else "")
-        lines.append(f"| {name}<br>{_cell(r.family)}, {_cell(r.direction)} | "
-                     f"{_cell(r.description)}: `{_cell(r.formula)}` | {_cell(r.reference)} |")
-    st.markdown("\n".join(lines), unsafe_allow_html=True)
+    # one wrapping paragraph per metric: every definition and paper readable at 1024 px, no
+    # horizontal scrolling (a table's paper column was off-screen)
+    st.markdown("\n".join(
+        f"- **{r.metric}**" + (" \u2190 *in use*" if r.metric in in_use else "")
+        + f" ({_md(r.family)}, {_md(r.direction)}): {_md(r.description)}. "
+        f"`{str(r.formula).replace('`', '')}` \u2014 {_md(r.reference)}"
+        for r in defs.itertuples(index=False)))
     st.caption("n_ij = |L_i \u2229 C_j|: items in gold class L_i and system cluster C_j; "
                "n items per topic. Every metric is computed per topic, then averaged.")
     with st.expander("The same as a sortable table"):
