@@ -184,10 +184,11 @@ def pair_scatter_figure(
             marker=dict(size=18, color="rgba(0,0,0,0)", line=dict(color="#000", width=2)),
             hoverinfo="skip",
         ))
-    layout(fig, title or "Per topic: which system wins on both metrics?", height=540)
-    fig.update_layout(legend=dict(orientation="v", y=1, yanchor="top", x=1.02, xanchor="left"),
-                      margin=dict(l=70, r=10, t=60, b=60), clickmode="event+select",
-                      dragmode="zoom")
+    # the legend below the plot: the plane keeps the whole width at 1024 px
+    layout(fig, title or "Per topic: which system wins on both metrics?", height=620,
+           legend_below=True)
+    fig.update_layout(legend=dict(y=-0.14), margin=dict(l=70, r=20, t=60, b=150),
+                      clickmode="event+select", dragmode="zoom")
 
     def _range(cols):
         v = topics[cols].to_numpy(dtype=float)
@@ -239,10 +240,11 @@ def contingency_figure(table: pd.DataFrame, system: str, topic: str, max_rows: i
         hovertemplate="class \u00d7 cluster: %{customdata}<br>items: %{z}<extra></extra>",
     ))
     head = f"{role}: " if role else ""
-    layout(fig, f"{head}{system} on {topic} "
-                 f"({n_rows} gold classes \u00d7 {n_cols} clusters)",
-            height=max(340, 24 * len(ylab) + 200))
-    fig.update_layout(margin=dict(l=190, r=20, t=60, b=140))
+    # two short lines: the whole title fits at 1024 px
+    layout(fig, f"{head}{short(system, 34)} on {short(topic, 24)}<br><span style='font-size:"
+                f"{MIN_FONT + 1}px;color:#555'>{n_rows} gold classes \u00d7 {n_cols} clusters"
+                "</span>", height=max(340, 24 * len(ylab) + 210))
+    fig.update_layout(margin=dict(l=190, r=20, t=80, b=140))
     fig.update_xaxes(title_text="system clusters", tickvals=list(range(len(xlab))),
                      ticktext=xlab, tickangle=-45, tickfont=LABEL_FONT, showgrid=False)
     fig.update_yaxes(title_text="gold classes", tickvals=list(range(len(ylab))), ticktext=ylab,
