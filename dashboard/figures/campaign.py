@@ -92,6 +92,11 @@ def f_curves_figure(
     return fig
 
 
+#: Characters of a system name beside the rank chart's slots (with its rank and role tag): the
+#: labels of both sides fit a full-width chart at a 1024 px screen.
+NAME_CHARS = 20
+
+
 def rank_moves_figure(
     moves: pd.DataFrame,
     alpha1: float,
@@ -159,11 +164,12 @@ def rank_moves_figure(
     tag = np.array([f"[{r}] " if r else "" for r in role], dtype=object)
     fig.add_trace(go.Scatter(
         x=np.zeros(n), y=slot1, mode="text",
-        text=[f"{t}{short(x, 24 - len(t))}  {a}\u2002\u2002" for t, x, a in zip(tag, names, r1)],
+        text=[f"{t}{short(x, NAME_CHARS - len(t))}  {a}\u2002\u2002"
+              for t, x, a in zip(tag, names, r1)],
         textposition="middle left", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     fig.add_trace(go.Scatter(
         x=np.ones(n)[order2], y=slot2[order2], mode="text",
-        text=[f"\u2002\u2002{b}  {t}{short(x, 24 - len(t))}"
+        text=[f"\u2002\u2002{b}  {t}{short(x, NAME_CHARS - len(t))}"
               for t, x, b in zip(tag[order2], names[order2], r2[order2])],
         textposition="middle right", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     height = max(380, 22 * n + 160)
@@ -176,7 +182,7 @@ def rank_moves_figure(
     fig.update_xaxes(range=[-1.45, 2.45], tickvals=[0, 1],
                      ticktext=[f"rank at \u03b1 = {alpha1:.2f}", f"rank at \u03b1 = {alpha2:.2f}"],
                      side="top", showgrid=False, zeroline=False, title_text=None,
-                     tickfont=dict(size=MIN_FONT + 1))
+                     tickfont=dict(size=MIN_FONT + 1), tickangle=0)
     fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, title_text=None,
                      range=[n + 0.8, 0.2], autorange=False)
     return fig

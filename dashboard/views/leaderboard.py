@@ -147,17 +147,17 @@ with ui.guard("The leaderboard"):
                "too wide to label name their systems on hover.")
 
     st.subheader("How ranks move with \u03b1", anchor=False)
-    c1, c2 = st.columns([1, 3])
-    with c1:
-        alpha2 = st.slider("Compare with \u03b1 =", 0.0, 1.0, 0.2 if sel.alpha != 0.2 else 0.8,
-                           0.01, key="alpha2", bind="query-params")
-        top = st.number_input("Show the top", 1, max(1, len(board)), min(30, len(board)),
-                              1 if len(board) < 10 else 5, key="top", bind="query-params",
-                              help="The top N systems at the first \u03b1, followed to their "
-                                   "rank at the second (and A, B).")
-        st.caption("Green solid lines climb at the second \u03b1, orange dashed lines fall. A ranking that "
-                   "depends on \u03b1 is a comparison that depends on how the metrics are weighed.")
-    with c2:
-        moves = data.rank_moves(t, sel.alpha, alpha2, sel.average)
-        ui.plot(figures.rank_moves_figure(moves, sel.alpha, alpha2, highlight, top=int(top)),
-                key="lb_moves", sel=sel, filename="rank_moves")
+    # the controls above, the chart across the whole width: its labels need it at 1024 px
+    c1, c2 = st.columns(2)
+    alpha2 = c1.slider("Compare with \u03b1 =", 0.0, 1.0, 0.2 if sel.alpha != 0.2 else 0.8,
+                       0.01, key="alpha2", bind="query-params")
+    top = c2.number_input("Show the top", 1, max(1, len(board)), min(30, len(board)),
+                          1 if len(board) < 10 else 5, key="top", bind="query-params",
+                          help="The top N systems at the first \u03b1, followed to their "
+                               "rank at the second (and A, B).")
+    st.caption("Green solid lines climb at the second \u03b1, orange dashed lines fall. A "
+               "ranking that depends on \u03b1 is a comparison that depends on how the metrics "
+               "are weighed.")
+    moves = data.rank_moves(t, sel.alpha, alpha2, sel.average)
+    ui.plot(figures.rank_moves_figure(moves, sel.alpha, alpha2, highlight, top=int(top)),
+            key="lb_moves", sel=sel, filename="rank_moves")
