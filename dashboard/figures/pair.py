@@ -18,7 +18,6 @@ from dashboard.figures.style import (
     WINNER_DASHES,
     WINNER_PATTERNS,
     WINNER_SYMBOLS,
-    WINNER_ORDER,
     MIN_FONT,
     LABEL_FONT,
     SEQUENTIAL,
@@ -296,6 +295,10 @@ def pair_differences_figure(
         dotted lines and named with their count above the first row.
     """
     from plotly.subplots import make_subplots  # noqa: PLC0415
+
+    # the winner classes in display order (owned by metrics; imported here, not at module
+    # import, so that opening the dashboard does not wait for the analyses package)
+    from metrics.analyses.pair_topics import WINNER_ORDER  # noqa: PLC0415
 
     metrics = [str(m) for m in metrics]
     k = max(1, len(metrics))

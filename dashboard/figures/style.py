@@ -6,8 +6,6 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from metrics.analyses.pair_topics import WINNER_ORDER  # the winner classes, left to right
-
 __all__ = [
     "OKABE_ITO",
     "COLOR_A",
@@ -21,7 +19,6 @@ __all__ = [
     "WINNER_SYMBOLS",
     "WINNER_DASHES",
     "WINNER_PATTERNS",
-    "WINNER_ORDER",
     "MIN_FONT",
     "LABEL_FONT",
     "CHAR_PX",
