@@ -123,11 +123,15 @@ if comp is not None:
         })
         st.dataframe(ref_view, hide_index=True, width="stretch",
                      height=min(36 * len(ref_view) + 40, 520), key="uir_refs",
+                     # widths that add up to the page's width at 1024 px (no hidden column)
                      column_config={
-                         "id": st.column_config.TextColumn(width=50),
-                         "system": st.column_config.TextColumn(width=200),
-                         "F\u03b1": st.column_config.NumberColumn(format="%.3f", width=60),
-                         imp_col: st.column_config.TextColumn(width=230),
-                         "reference system": st.column_config.TextColumn(width=110),
-                         "UIR of the reference": st.column_config.TextColumn(width=130),
+                         "id": st.column_config.TextColumn(width=45),
+                         "system": st.column_config.TextColumn(width=190),
+                         "F\u03b1": st.column_config.NumberColumn(format="%.3f", width=55),
+                         imp_col: st.column_config.TextColumn(width=150),
+                         "reference system": st.column_config.TextColumn(
+                             "reference", width=75, help="the system that improves this one "
+                                                         "with the highest UIR"),
+                         "UIR of the reference": st.column_config.TextColumn(
+                             "its UIR", width=55, help="UIR(reference, system)"),
                      })
