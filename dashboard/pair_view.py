@@ -15,15 +15,13 @@ import pandas as pd
 from metrics.analyses import PairReport
 
 __all__ = ["Card", "summary_cards", "counts_caption", "tests_frame", "VERDICT_LABELS",
-           "DELTA_COLUMN", "CARD_WIDTH"]
+           "DELTA_COLUMN"]
 
 #: How the page words the report's per-metric verdicts (A is the first system of the pair).
 VERDICT_LABELS = {"improves": "A better", "worsens": "B better",
                   "no significant difference": "not significant"}
 DELTA_COLUMN = "mean oriented \u0394 (A\u2212B)"
-#: Width of a summary card in px: the longest badge ("not robust (t = 0.25)") and value
-#: ("neither") fit on one line; the page wraps the row of cards when they do not fit abreast.
-CARD_WIDTH = 150
+
 
 
 @dataclass(frozen=True)

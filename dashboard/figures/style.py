@@ -37,6 +37,7 @@ __all__ = [
     "role_color",
     "ROLE_DASHES",
     "ROLE_SYMBOLS",
+    "CARD_WIDTH",
 ]
 
 #: Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour-vision
@@ -74,6 +75,10 @@ FONT = dict(family="Inter, 'Source Sans Pro', Arial, sans-serif", size=13, color
 #: (tests/test_dashboard_figures_style.py walks every builder's figure).
 MIN_FONT = 12
 LABEL_FONT = dict(size=MIN_FONT)
+#: Width of a summary card (``st.metric``) in px: the longest badge ("not robust (t = 0.25)")
+#: and value ("neither") fit on one line; pages put cards in a wrapping row, so that they stand
+#: abreast at 1400 px and in two rows at 1024 px instead of being truncated.
+CARD_WIDTH = 150
 #: Estimated width of one character of a MIN_FONT label, in px (0.6 em: a generous average for
 #: the sans-serif above), for layouts that must keep labels apart (Hasse diagram).
 CHAR_PX = 0.6 * MIN_FONT

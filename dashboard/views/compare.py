@@ -37,7 +37,7 @@ with ui.guard("The pair summary"):
     cards = st.container(horizontal=True, wrap=True, gap="small")
     for card in pair_view.summary_cards(rep):
         cards.metric(card.label, card.value, card.delta, delta_color=card.color,
-                     delta_arrow="off", help=card.help, width=pair_view.CARD_WIDTH)
+                     delta_arrow="off", help=card.help, width=figures.CARD_WIDTH)
     ui.plot(figures.uir_counts_figure(rep.n_a_better, rep.n_tied, rep.n_biased, rep.n_b_better,
                                       a, b, title=f"Topics ({rep.n_topics}) by unanimous winner"),
             key="cmp_counts", sel=sel, filename="uir_counts")

@@ -7,7 +7,6 @@ import streamlit as st
 from dashboard import data, figures, state, ui
 from dashboard.figures import short
 from dashboard.figures.ranking import hasse_figure
-from dashboard.pair_view import CARD_WIDTH
 from metrics.baselines import BASELINES
 
 
@@ -47,16 +46,17 @@ with ui.guard("The leaderboard"):
     cards.metric("Systems", f"{len(board) - n_base} + {n_base} baselines" if n_base else len(board),
                  help="Baselines (all-in-one, one-in-one, combined, random, ultra-shaped) are "
                       "ranked with the systems and marked \u201cbaseline\u201d in the table.",
-                 width=2 * CARD_WIDTH if n_base else CARD_WIDTH)
-    cards.metric("Topics" + (" (filtered)" if sel.bed_filter else ""), n_topics, width=CARD_WIDTH)
+                 width=2 * figures.CARD_WIDTH if n_base else figures.CARD_WIDTH)
+    cards.metric("Topics" + (" (filtered)" if sel.bed_filter else ""), n_topics,
+                 width=figures.CARD_WIDTH)
     best = board.iloc[0]
     cards.metric(f"Best F\u03b1 at \u03b1 = {sel.alpha:.2f}", f"{best['f']:.3f}",
                  delta=short(best["system"], 28), delta_color="off", delta_arrow="off",
-                 help=str(best["system"]), width=2 * CARD_WIDTH)
+                 help=str(best["system"]), width=2 * figures.CARD_WIDTH)
     cards.metric("With a reference system", int(board["reference_system"].notna().sum()),
                  help="Systems that another system improves with UIR \u2265 threshold: "
                       "they could be replaced without losing on either metric.",
-                 width=CARD_WIDTH)
+                 width=figures.CARD_WIDTH)
 
     view = board.assign(
         role=[highlight.get(s, "") + (" baseline" if b else "")
