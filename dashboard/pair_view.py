@@ -23,6 +23,7 @@ VERDICT_LABELS = {"improves": "A better", "worsens": "B better",
 DELTA_COLUMN = "mean oriented \u0394 (A\u2212B)"
 
 
+
 @dataclass(frozen=True)
 class Card:
     """One ``st.metric`` of the summary row."""

@@ -55,7 +55,8 @@ def test_f_curves_highlights_pair_and_names_metrics(curves):
     colors = {t.name[:1]: t.line.color for t in fig.data[1:]}
     assert colors == {"A": F.COLOR_A, "B": F.COLOR_B}
     x, y = _titles(fig)
-    assert "bcubed_precision" in x and "bcubed_recall" in y
+    # both metrics named; the y title stays short enough not to reach the chart's title
+    assert "bcubed_precision" in x and "bcubed_recall" in x + y and len(y) <= 34
     # background systems: one trace, broken by NaN between systems, names in hover text
     bg = fig.data[0]
     assert np.isnan(np.asarray(bg.y, dtype=float)).sum() == 2
@@ -91,7 +92,7 @@ def test_pair_curves_marks_crossings_and_bands(curves):
     texts = {a.text for a in fig.layout.annotations}
     assert {"A ahead", "B ahead"} <= texts
     x, y = _titles(fig)
-    assert "purity" in x and "inverse_purity" in y
+    assert "purity" in x and "inverse_purity" in x + y and len(y) <= 34
 
 
 def test_pair_curves_without_crossing_says_so(curves):

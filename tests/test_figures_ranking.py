@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dashboard.figures.ranking import COLOR_CYCLE, COLOR_NODE, hasse_figure
+from dashboard.figures.ranking import COLOR_CYCLE, COLOR_NODE, REF_PLOT_PX, hasse_figure
 from metrics.tie_ranking import tie_ranking
 
 
@@ -49,7 +49,9 @@ def test_group_order_follows_the_table_and_x_is_centred():
     top = [s for s, y in zip(nodes.customdata[:, 0], nodes.y) if y == -1]
     assert top == ["E", "A", "B", "C", "F"]  # by score within the group
     xs = [x for x, y in zip(nodes.x, nodes.y) if y == -1]
-    assert xs == [-2, -1, 0, 1, 2]
+    # evenly spread over the reference width, centred: slot = REF_PLOT_PX / 5
+    slot = REF_PLOT_PX / 5
+    assert np.allclose(xs, [-2 * slot, -slot, 0, slot, 2 * slot])
 
 
 def test_empty_order_one_row():

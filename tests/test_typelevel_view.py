@@ -50,9 +50,10 @@ def test_rank_slope_figure():
     fig = figs.rank_slope_figure(comp.ranks, "accuracy_m1", "type_macro_f")
     assert isinstance(fig, go.Figure) and len(fig.data) == 3
     a = next(t for t in fig.data if t.name == "A")
-    assert list(a.y) == [1, 3] and a.line.color == figs._DOWN  # A falls under the type measure
+    assert list(a.y) == [1, 3] and a.line.color == figs._MOVE_STYLE["down"][0]  # A falls under the type measure
+    assert a.line.dash == "dash"  # told apart without colour
     b = next(t for t in fig.data if t.name == "B")
-    assert b.line.color == figs._UP
+    assert b.line.color == figs._MOVE_STYLE["up"][0]
     assert fig.layout.yaxis.autorange == "reversed"
 
 

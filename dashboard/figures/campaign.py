@@ -18,11 +18,14 @@ from dashboard.figures.style import (
     COLOR_UP,
     COLOR_DOWN,
     DIVERGING,
+    MIN_FONT,
+    LABEL_FONT,
     short,
     layout,
     f_label,
     alpha_label,
     role_color,
+    ROLE_DASHES,
 )
 
 __all__ = [
@@ -76,16 +79,22 @@ def f_curves_figure(
             continue
         fig.add_trace(go.Scatter(
             x=alphas, y=curves[s].to_numpy(), mode="lines", name=f"{role}: {short(s, 34)}",
-            line=dict(color=role_color(role), width=3),
+            line=dict(color=role_color(role), width=3, dash=ROLE_DASHES.get(role, "dot")),
             hovertemplate=f"{s}<br>\u03b1=%{{x:.2f}}<br>F=%{{y:.3f}}<extra>{role}</extra>",
         ))
     if alpha is not None:
         fig.add_vline(x=alpha, line=dict(color="#444", dash="dot", width=1),
-                      annotation_text=f"\u03b1 = {alpha:.2f}", annotation_position="top")
+                      annotation_text=f"\u03b1 = {alpha:.2f}", annotation_position="top",
+                      annotation_font_size=MIN_FONT)
     layout(fig, title, height=480, legend_below=True)
-    fig.update_xaxes(title_text=alpha_label(precision), range=[0, 1])
+    fig.update_xaxes(title_text=alpha_label(precision, recall, average), range=[0, 1])
     fig.update_yaxes(title_text=f_label(precision, recall, average))
     return fig
+
+
+#: Characters of a system name beside the rank chart's slots (with its rank and role tag): the
+#: labels of both sides fit a full-width chart at a 1024 px screen.
+NAME_CHARS = 20
 
 
 def rank_moves_figure(
@@ -155,11 +164,12 @@ def rank_moves_figure(
     tag = np.array([f"[{r}] " if r else "" for r in role], dtype=object)
     fig.add_trace(go.Scatter(
         x=np.zeros(n), y=slot1, mode="text",
-        text=[f"{t}{short(x, 24 - len(t))}  {a}\u2002\u2002" for t, x, a in zip(tag, names, r1)],
+        text=[f"{t}{short(x, NAME_CHARS - len(t))}  {a}\u2002\u2002"
+              for t, x, a in zip(tag, names, r1)],
         textposition="middle left", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     fig.add_trace(go.Scatter(
         x=np.ones(n)[order2], y=slot2[order2], mode="text",
-        text=[f"\u2002\u2002{b}  {t}{short(x, 24 - len(t))}"
+        text=[f"\u2002\u2002{b}  {t}{short(x, NAME_CHARS - len(t))}"
               for t, x, b in zip(tag[order2], names[order2], r2[order2])],
         textposition="middle right", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     height = max(380, 22 * n + 160)
@@ -172,7 +182,7 @@ def rank_moves_figure(
     fig.update_xaxes(range=[-1.45, 2.45], tickvals=[0, 1],
                      ticktext=[f"rank at \u03b1 = {alpha1:.2f}", f"rank at \u03b1 = {alpha2:.2f}"],
                      side="top", showgrid=False, zeroline=False, title_text=None,
-                     tickfont=dict(size=13))
+                     tickfont=dict(size=MIN_FONT + 1), tickangle=0)
     fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, title_text=None,
                      range=[n + 0.8, 0.2], autorange=False)
     return fig
@@ -191,9 +201,11 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
                        title: str | None = None) -> go.Figure:
     """UIR(row, column) for every ordered pair, systems in the given (rank) order.
 
-    Cells with UIR >= threshold carry a dot, and every row and column its (middle-ellipsed)
-    name, A and B marked, up to ``MATRIX_LABELLED`` systems; the page shows the top N of a
-    larger campaign (a chooser) rather than shrinking 150 labels into stripes.
+    Cells with UIR >= threshold carry a dot; every row its number and (middle-ellipsed) name,
+    the columns about ten of those numbers, A and B marked (row labels in their colour,
+    columns outlined solid / dashed and lettered), up to ``MATRIX_LABELLED`` systems; the page
+    shows the top N of a larger campaign (a chooser) rather than shrinking 150 labels into
+    stripes.
     """
     systems = [str(s) for s in systems]
     S = len(systems)
@@ -217,22 +229,36 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
             ))
     highlight = dict(highlight or {})
     ticktext = []
-    for s in systems:
+    for k, s in enumerate(systems):
         role = highlight.get(s)
-        label = short(s, 24)
-        ticktext.append(f"<b style='color:{role_color(role)}'>[{role}] {label}</b>" if role else label)
+        label = f"{k + 1}. " + (f"[{role}] " if role else "") + short(s, 24)
+        ticktext.append(f"<b style='color:{role_color(role)}'>{label}</b>" if role else label)
+    # columns carry the rows' numbers, about ten of them, so that they fit however narrow the
+    # matrix; A's and B's columns are outlined (solid / dashed) and lettered above
+    step = max(1, int(np.ceil(S / 10)))
+    for s, role in highlight.items():
+        if s not in systems or role not in ROLE_DASHES:
+            continue
+        j = systems.index(s)
+        fig.add_shape(type="rect", x0=j - 0.5, x1=j + 0.5, y0=-0.5, y1=S - 0.5, xref="x",
+                      yref="y", line=dict(color=role_color(role), width=2,
+                                          dash=ROLE_DASHES[role]), fillcolor="rgba(0,0,0,0)")
+        fig.add_annotation(x=j, y=1.0 if role == "A" else 1.035, xref="x", yref="paper",
+                           yanchor="bottom", showarrow=False, text=f"<b>{role}</b>",
+                           font=dict(size=MIN_FONT, color=role_color(role)))
     side = max(520, min(1100, 18 * S + 300))
     layout(fig, title or f"UIR(row, column), ranked by F\u03b1 \u00b7 dot: UIR \u2265 "
                           f"{threshold:.2f}", height=side)
-    fig.update_layout(margin=dict(l=200 if show_ticks else 70, r=30, t=70, b=180 if show_ticks else 60),
-                      legend=dict(y=1.0))
-    fig.update_xaxes(title_text="system b (column)", tickvals=list(range(S)) if show_ticks else None,
-                     ticktext=ticktext if show_ticks else None, tickangle=-60,
-                     tickfont=dict(size=12), showticklabels=show_ticks, showgrid=False,
-                     zeroline=False)
+    fig.update_layout(margin=dict(l=200 if show_ticks else 70, r=30, t=90, b=70),
+                      legend=dict(y=1.06))
+    fig.update_xaxes(title_text="system b (column, numbered as the rows)",
+                     tickvals=list(range(0, S, step)) if show_ticks else None,
+                     ticktext=[str(j + 1) for j in range(0, S, step)] if show_ticks else None,
+                     tickangle=0, tickfont=LABEL_FONT, showticklabels=show_ticks,
+                     showgrid=False, zeroline=False)
     fig.update_yaxes(title_text="system a (row)", tickvals=list(range(S)) if show_ticks else None,
                      ticktext=ticktext if show_ticks else None, autorange="reversed",
-                     tickfont=dict(size=12), showticklabels=show_ticks, showgrid=False,
+                     tickfont=LABEL_FONT, showticklabels=show_ticks, showgrid=False,
                      zeroline=False)
     return fig
 
@@ -251,9 +277,11 @@ def threshold_curve_figure(curve: pd.DataFrame, threshold: float,
     """
     if series is None:
         series = {c: c.replace("_", " ") for c in curve.columns if c != "threshold"}
-    styles = [("#000000", "solid"), (OKABE_ITO["green"], "solid"), (OKABE_ITO["vermillion"], "dash"),
-              (OKABE_ITO["blue"], "dot"), (OKABE_ITO["orange"], "dashdot"),
-              (OKABE_ITO["purple"], "longdash"), (OKABE_ITO["sky"], "solid")]
+    # every series has its own dash (and colour): told apart without colour
+    styles = [("#000000", "solid"), (OKABE_ITO["green"], "longdash"),
+              (OKABE_ITO["vermillion"], "dash"), (OKABE_ITO["blue"], "dot"),
+              (OKABE_ITO["orange"], "dashdot"), (OKABE_ITO["purple"], "longdashdot"),
+              (OKABE_ITO["sky"], "5px,2px,1px,2px")]
     fig = go.Figure()
     for (col, label), (color, dash) in zip(series.items(), styles):
         if col not in curve.columns:
@@ -263,10 +291,13 @@ def threshold_curve_figure(curve: pd.DataFrame, threshold: float,
             line=dict(color=color, dash=dash, width=3 if color == "#000000" else 2.2),
             hovertemplate=f"{label}<br>UIR \u2265 %{{x:.2f}}: %{{y:.1%}}<extra></extra>",
         ))
-    fig.add_vline(x=threshold, line=dict(color="#444", dash="dot", width=1),
-                  annotation_text=f"threshold {threshold:.2f}", annotation_position="top right")
+    fig.add_vline(x=threshold, line=dict(color="#444", dash="dot", width=1))
+    # the label sits above the plot area (no curve there), on a white background
+    fig.add_annotation(x=threshold, y=1.0, xref="x", yref="paper", yanchor="bottom",
+                       showarrow=False, text=f"t = {threshold:.2f}", bgcolor="white",
+                       font=dict(size=MIN_FONT, color="#444"))
     layout(fig, title or "What a UIR threshold accepts", height=560, legend_below=True)
-    fig.update_layout(legend=dict(orientation="v", y=-0.16), margin=dict(b=170))
+    fig.update_layout(legend=dict(orientation="v", y=-0.16), margin=dict(t=80, b=170))
     fig.update_xaxes(title_text="UIR threshold t", range=[0, 1])
     fig.update_yaxes(title_text="share of pairs", tickformat=".0%", range=[0, 1.02])
     return fig
@@ -289,12 +320,13 @@ def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, re
     big = len(df) > 3000
     Scatter = go.Scattergl if big else go.Scatter
     fig = go.Figure()
-    for mask, name, color in ((~robust, f"UIR < {threshold:.2f}", "#9A9A9A"),
-                              (robust, f"UIR \u2265 {threshold:.2f} (robust)", COLOR_A)):
+    for mask, name, color, symbol in (
+            (~robust, f"UIR < {threshold:.2f}", "#9A9A9A", "circle-open"),
+            (robust, f"UIR \u2265 {threshold:.2f} (robust)", COLOR_A, "circle")):
         sub = df[mask]
         fig.add_trace(Scatter(
             x=sub["uir"], y=sub["delta_f"], mode="markers", name=f"{name}: {len(sub)} pairs",
-            marker=dict(size=5 if big else 7, color=color, opacity=0.75),
+            marker=dict(size=5 if big else 7, color=color, opacity=0.75, symbol=symbol),
             customdata=np.stack([sub["system_a"].astype(str), sub["system_b"].astype(str)],
                                 axis=1) if len(sub) else None,
             hovertemplate=("a: %{customdata[0]}<br>b: %{customdata[1]}<br>UIR(a,b)=%{x:.3f}"
@@ -341,9 +373,14 @@ def weakest_metric_figure(df: pd.DataFrame, metrics: Sequence[str], r: float | N
         name="pairs improving every metric",
     ))
     rtxt = f" (Pearson r = {r:.2f})" if r is not None and np.isfinite(r) else ""
-    layout(fig, title or f"Weakest-metric improvement vs UIR{rtxt}", height=460)
+    sub = ("weakest \u0394 = min over " + ", ".join(short(m, 22) for m in metrics)
+           + " of mean(a) \u2212 mean(b)")
+    layout(fig, title or f"Weakest-metric improvement vs UIR{rtxt}<br><span style='font-size:"
+                         f"{MIN_FONT + 1}px;color:#555'>{sub}</span>", height=480)
+    fig.update_layout(margin=dict(l=80, r=30, t=90, b=60), showlegend=True,
+                      legend=dict(orientation="h", yanchor="top", y=-0.16, x=0, xanchor="left"))
     fig.update_xaxes(title_text="UIR(a, b)")
-    fig.update_yaxes(title_text="min over {" + ", ".join(metrics) + "} of \u0394 (a \u2212 b)")
+    fig.update_yaxes(title_text="weakest \u0394 (a \u2212 b)")
     return fig
 
 
@@ -375,7 +412,9 @@ def constraints_figure(df: pd.DataFrame, title: str | None = None) -> go.Figure:
         hovertemplate="%{y}<br>%{x}: %{text}<extra></extra>",
     ))
     layout(fig, title or "Formal constraints each metric satisfies", height=max(320, 26 * len(metrics) + 160))
-    fig.update_layout(margin=dict(l=200, r=30, t=110, b=30))
-    fig.update_xaxes(side="top", title_text=None, showgrid=False, tickangle=0)
+    # column labels upright (two short lines turned 90 degrees): five columns of a narrow plot
+    # (1024 px screen, long metric names on the left) are ~40 px wide
+    fig.update_layout(margin=dict(l=200, r=30, t=170, b=30))
+    fig.update_xaxes(side="top", title_text=None, showgrid=False, tickangle=-90)
     fig.update_yaxes(autorange="reversed", showgrid=False, title_text=None)
     return fig

@@ -13,26 +13,92 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures import OKABE_ITO, short
+from dashboard.figures.style import CHAR_PX, FONT, MIN_FONT, OKABE_ITO, short
 
-__all__ = ["hasse_figure"]
+__all__ = ["hasse_figure", "label_lines", "REF_PLOT_PX", "LINE_CHARS"]
 
 COLOR_NODE = OKABE_ITO["blue"]
 COLOR_CYCLE = OKABE_ITO["purple"]
 COLOR_EDGE = "#9A9A9A"
-#: Groups wider than this get no text labels (hover only), so labels never pile up.
-MAX_LABELLED = 8
+#: Width in px of the plot area the labels are laid out for: the Leaderboard's full-width chart
+#: at a 1024 px screen with the sidebar open (wider screens only spread the labels further).
+REF_PLOT_PX = 460
+#: Characters per label line; names break at ``_ - . /`` or spaces, at most ``MAX_LINES`` lines.
+LINE_CHARS = 12
+MAX_LINES = 3
+#: Height of one label line and the gap kept between two labels, in px.
+LINE_PX = 15
+LABEL_GAP_PX = 6
+
+
+def label_lines(name: object, width: int = LINE_CHARS, max_lines: int = MAX_LINES) -> list[str]:
+    """``name`` broken into lines of at most ``width`` characters, at ``_ - . /`` or spaces where
+    possible; a name that needs more than ``max_lines`` lines is middle-ellipsed first
+    (:func:`~dashboard.figures.style.short`), keeping its distinguishing end."""
+    s = str(name)
+    if len(s) > width * max_lines:
+        s = short(s, width * max_lines)
+    pieces, cur = [], ""
+    for ch in s:  # one label, a few dozen characters
+        cur += ch
+        if ch in "_-./ ":
+            pieces.append(cur)
+            cur = ""
+    if cur:
+        pieces.append(cur)
+    lines, line = [], ""
+    for piece in pieces:
+        while len(piece) > width:  # a piece longer than a line is cut
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(piece[:width])
+            piece = piece[width:]
+        if len(line) + len(piece) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line += piece
+    if line:
+        lines.append(line)
+    if len(lines) > max_lines:  # breaks at separators cost room: hard-wrap instead
+        lines = [s[i:i + width] for i in range(0, len(s), width)]
+    return lines
 
 
 def _positions(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """x (centred within the group, spaced by 1) and y (= -group) of every row of ``table``."""
+    """x (the group's systems evenly spread over ``[-REF_PLOT_PX / 2, REF_PLOT_PX / 2]``, in the
+    table's order, centred) and y (= -group) of every row of ``table``."""
     group = table["group"].to_numpy()
     order = np.arange(len(table))
     x = np.zeros(len(table))
     for g in np.unique(group):  # one iteration per group, not per system
         idx = order[group == g]
-        x[idx] = np.arange(idx.size) - (idx.size - 1) / 2
+        x[idx] = (np.arange(idx.size) - (idx.size - 1) / 2) * (REF_PLOT_PX / idx.size)
     return x, -group.astype(np.float64)
+
+
+def _labels(table: pd.DataFrame, x: np.ndarray) -> tuple[list[str], list[str], int]:
+    """Text and position of each node's label, and the most lines any label uses.
+
+    Labels alternate above and below their node, so two labels on one side are two slots apart;
+    a group whose labels would still touch at ``REF_PLOT_PX`` gets none (names on hover)."""
+    names = table["system"].astype(str).tolist()
+    lines = [label_lines(n) for n in names]
+    width = np.array([max(len(line) for line in ls) * CHAR_PX for ls in lines])
+    group = table["group"].to_numpy()
+    text, pos, most = [""] * len(names), ["top center"] * len(names), 0
+    for g in np.unique(group):
+        idx = np.flatnonzero(group == g)
+        two_slots = 2 * REF_PLOT_PX / idx.size  # px between two labels on one side
+        w = width[idx]
+        if idx.size > 2 and ((w[:-2] + w[2:]) / 2 + LABEL_GAP_PX > two_slots).any():
+            continue  # the labels would touch: hover only
+        for k, i in enumerate(idx):
+            text[i] = "<br>".join(lines[i])
+            pos[i] = "top center" if k % 2 == 0 else "bottom center"
+            most = max(most, len(lines[i]))
+    return text, pos, most
 
 
 def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = None,
@@ -69,8 +135,7 @@ def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = N
     block = table["block"].to_numpy() if "block" in table else np.arange(len(table))
     sizes = pd.Series(block).map(pd.Series(block).value_counts()).to_numpy()
     in_cycle = sizes > 1
-    group_size = table.groupby("group")["system"].transform("size").to_numpy()
-    labels = [short(s, 16) if n <= MAX_LABELLED else "" for s, n in zip(table["system"], group_size)]
+    labels, textpos, most = _labels(table, x)
     score = table["score"].to_numpy(dtype=np.float64) if "score" in table else np.full(len(table), np.nan)
     interval = [f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
                 for lo, hi in zip(table["rank_low"], table["rank_high"])]
@@ -78,21 +143,23 @@ def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = N
              + ("<br>in a UIR cycle (tied)" if c else "")
              for s, g, iv, v, c in zip(table["system"], table["group"], interval, score, in_cycle)]
     fig.add_trace(go.Scatter(
-        x=x, y=y, mode="markers+text", name="system", text=labels,
-        textposition=["top center" if i % 2 == 0 else "bottom center" for i in range(len(x))],
+        x=x, y=y, mode="markers+text", name="system", text=labels, textposition=textpos,
         marker=dict(size=12, color=np.where(in_cycle, COLOR_CYCLE, COLOR_NODE),
                     symbol=np.where(in_cycle, "diamond", "circle"), line=dict(color="white", width=1)),
         customdata=np.column_stack([table["system"], table["rank_low"], table["rank_high"],
                                     table["group"]]),
-        hovertext=hover, hoverinfo="text", textfont=dict(size=11)))
+        hovertext=hover, hoverinfo="text", textfont=dict(size=MIN_FONT), cliponaxis=False))
     n_groups = int(table["group"].max()) if len(table) else 1
+    # a group's row holds its labels above and below the nodes: room for both
+    pitch = max(90, 2 * most * LINE_PX + 40)
+    half = REF_PLOT_PX / 2
     fig.update_layout(
-        title=dict(text=title, x=0, xanchor="left") if title else None,
-        height=max(320, 90 * n_groups + 120), showlegend=False,
+        title=dict(text=title, x=0, xanchor="left", font=dict(size=16)) if title else None,
+        font=FONT, height=max(320, pitch * n_groups + 100), showlegend=False,
         margin=dict(l=70, r=30, t=60 if title else 30, b=40),
-        xaxis=dict(visible=False, zeroline=False),
+        xaxis=dict(visible=False, zeroline=False, range=[-half - 20, half + 20]),
         yaxis=dict(title="tie group", tickmode="array", tickvals=-np.arange(1, n_groups + 1),
                    ticktext=[str(g) for g in range(1, n_groups + 1)], zeroline=False,
-                   range=[-n_groups - 0.6, -0.4]),
+                   range=[-n_groups - 0.5, -0.5]),
     )
     return fig

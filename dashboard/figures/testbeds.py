@@ -7,11 +7,11 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
-
 from dashboard.figures.style import (
-    OKABE_ITO,
-    COLOR_A,
+    COLOR_UIR,
+    COLOR_PARAM_UIR,
+    COLOR_DELTA_F,
+    LABEL_FONT,
     SEQUENTIAL,
     short,
     layout,
@@ -21,6 +21,8 @@ from dashboard.figures.style import (
 __all__ = [
     "testbed_rank_figure",
     "cross_testbed_figure",
+    "cross_testbed_threshold_figure",
+    "PREDICTOR_STYLE",
 ]
 
 
@@ -46,7 +48,7 @@ def testbed_rank_figure(ranks: pd.DataFrame, scores: pd.DataFrame | None = None,
     fig = go.Figure(go.Heatmap(
         z=z, x=beds, y=list(range(S)), colorscale=SEQUENTIAL, reversescale=True,
         text=np.where(np.isnan(z), "", np.nan_to_num(z).astype(int).astype(str)),
-        texttemplate="%{text}" if S <= 60 else None, textfont=dict(size=10),
+        texttemplate="%{text}" if S <= 60 else None, textfont=LABEL_FONT,
         customdata=custom,
         hovertemplate="%{customdata[0]}<br>test bed %{x}: rank %{z}<br>F=%{customdata[1]:.3f}"
                       "<extra></extra>",
@@ -55,59 +57,90 @@ def testbed_rank_figure(ranks: pd.DataFrame, scores: pd.DataFrame | None = None,
     highlight = dict(highlight or {})
     ticktext = [f"<b style='color:{role_color(highlight[s])}'>{highlight[s]}: {short(s, 24)}</b>"
                 if s in highlight else short(s, 26) for s in systems]
-    layout(fig, title or "Rank on each test bed (1 = best)", height=max(420, 18 * S + 150)
+    layout(fig, title or "Rank on each test bed (1 = best)", height=max(420, 21 * S + 150)
             if S <= 60 else 700)
     fig.update_layout(margin=dict(l=210, r=30, t=100, b=30))
     fig.update_xaxes(title_text=None, side="top", showgrid=False)
     fig.update_yaxes(tickvals=list(range(S)) if S <= 60 else None,
                      ticktext=ticktext if S <= 60 else None, showticklabels=S <= 60,
                      autorange="reversed", showgrid=False, title_text=None,
-                     tickfont=dict(size=10))
+                     tickfont=LABEL_FONT)
     return fig
 
 
+#: Colour, marker and dash of each cross-test-bed predictor: three distant hues, each with its
+#: own marker, so the curves are told apart without colour.
+PREDICTOR_STYLE = {
+    "UIR": (COLOR_UIR, "circle", "solid"),
+    "parametric UIR": (COLOR_PARAM_UIR, "square", "dash"),
+    "\u0394F": (COLOR_DELTA_F, "diamond", "dot"),
+}
+_OTHER_STYLE = ("#333333", "x", "dashdot")
+
+
+def _marker_every(n: int, target: int = 12) -> int:
+    """Draw a marker on every k-th point so that about ``target`` markers show per curve."""
+    return max(1, n // target)
+
+
 def cross_testbed_figure(curves: pd.DataFrame, title: str | None = None) -> go.Figure:
-    """Precision and recall of the UIR and Delta-F predictors of cross-test-bed robust pairs.
+    """Precision vs recall of the UIR, parametric-UIR and Delta-F predictors of the pairs that
+    hold on every test bed (JAIR 2011 §7, Figs. 13-15), one curve per predictor.
 
     Parameters
     ----------
     curves : DataFrame
-        Columns ``predictor`` (``UIR`` or ``ΔF``), ``threshold``, ``precision``, ``recall``
-        (and optionally ``n_predicted``).
+        Columns ``predictor`` (``UIR``, ``parametric UIR`` or ``ΔF``), ``threshold``,
+        ``precision``, ``recall`` (and optionally ``n_predicted``).
     """
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(
-        "precision vs recall of each predictor", "precision and recall vs threshold"),
-        horizontal_spacing=0.12)
-    colors = {"UIR": COLOR_A, "parametric UIR": OKABE_ITO["sky"], "\u0394F": OKABE_ITO["orange"]}
+    fig = go.Figure()
     for pred, sub in curves.groupby("predictor", sort=False):
-        color = colors.get(str(pred), "#333")
+        color, symbol, dash = PREDICTOR_STYLE.get(str(pred), _OTHER_STYLE)
         sub = sub.sort_values("threshold")
+        k = _marker_every(len(sub))
         fig.add_trace(go.Scatter(
             x=sub["recall"], y=sub["precision"], mode="lines+markers", name=f"{pred}",
-            line=dict(color=color, width=2.5), marker=dict(size=5), legendgroup=str(pred),
-            customdata=sub["threshold"],
+            line=dict(color=color, width=2.5, dash=dash),
+            marker=dict(size=8, symbol=symbol, color=color, maxdisplayed=max(1, len(sub) // k)),
+            legendgroup=str(pred), customdata=sub["threshold"],
             hovertemplate=f"{pred} \u2265 %{{customdata:.3f}}<br>precision=%{{y:.2f}}"
                           f"<br>recall=%{{x:.2f}}<extra></extra>",
-        ), row=1, col=1)
-        x = sub["threshold"]
-        fig.add_trace(go.Scatter(
-            x=x, y=sub["precision"], mode="lines", name=f"{pred} precision",
-            line=dict(color=color, width=2.2), legendgroup=str(pred), showlegend=False,
-            hovertemplate=f"{pred} \u2265 %{{x:.3f}}<br>precision=%{{y:.2f}}<extra></extra>",
-        ), row=1, col=2)
-        fig.add_trace(go.Scatter(
-            x=x, y=sub["recall"], mode="lines", name=f"{pred} recall",
-            line=dict(color=color, width=2.2, dash="dash"), legendgroup=str(pred),
-            showlegend=False,
-            hovertemplate=f"{pred} \u2265 %{{x:.3f}}<br>recall=%{{y:.2f}}<extra></extra>",
-        ), row=1, col=2)
-    layout(fig, title or "Predicting pairs that hold on every test bed", height=500,
-            legend_below=True)
-    fig.update_layout(margin=dict(l=70, r=30, t=90, b=120), legend=dict(y=-0.18))
-    fig.update_xaxes(title_text="recall of the robust pairs", range=[0, 1.02], row=1, col=1)
-    fig.update_yaxes(title_text="precision", range=[0, 1.02], row=1, col=1)
-    fig.update_xaxes(title_text="threshold (solid: precision, dashed: recall)", row=1, col=2)
-    fig.update_yaxes(title_text="precision / recall", range=[0, 1.02], row=1, col=2)
+        ))
+    layout(fig, title or "Predicting pairs that hold on every test bed", height=460,
+           legend_below=True)
+    fig.update_layout(margin=dict(l=70, r=30, t=70, b=110), legend=dict(y=-0.18))
+    fig.update_xaxes(title_text="recall of the pairs that hold on every bed", range=[0, 1.02])
+    fig.update_yaxes(title_text="precision", range=[0, 1.02])
+    return fig
+
+
+def cross_testbed_threshold_figure(curves: pd.DataFrame, title: str | None = None) -> go.Figure:
+    """Precision (solid) and recall (dotted, open markers) of each cross-test-bed predictor
+    against its threshold; the legend names both line styles.
+
+    Parameters
+    ----------
+    curves : DataFrame
+        As for :func:`cross_testbed_figure`.
+    """
+    fig = go.Figure()
+    for pred, sub in curves.groupby("predictor", sort=False):
+        color, symbol, _ = PREDICTOR_STYLE.get(str(pred), _OTHER_STYLE)
+        sub = sub.sort_values("threshold")
+        n_marks = max(1, len(sub) // _marker_every(len(sub)))
+        for what, dash, sym in (("precision", "solid", symbol), ("recall", "dot", f"{symbol}-open")):
+            fig.add_trace(go.Scatter(
+                x=sub["threshold"], y=sub[what], mode="lines+markers", name=f"{pred} {what}",
+                line=dict(color=color, width=2.4 if what == "precision" else 2.0, dash=dash),
+                marker=dict(size=8, symbol=sym, color=color, maxdisplayed=n_marks),
+                legendgroup=str(pred),
+                hovertemplate=f"{pred} \u2265 %{{x:.3f}}<br>{what}=%{{y:.2f}}<extra></extra>",
+            ))
+    layout(fig, title or "Precision and recall of each predictor against its threshold",
+           height=460, legend_below=True)
+    fig.update_layout(margin=dict(l=70, r=30, t=70, b=130), legend=dict(y=-0.18))
+    fig.update_xaxes(title_text="threshold t (UIR \u2265 t, or \u0394F \u2265 t)")
+    fig.update_yaxes(title_text="precision (solid) / recall (dotted)", range=[0, 1.02])
     return fig
 
 

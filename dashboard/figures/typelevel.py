@@ -13,10 +13,15 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dashboard.figures.style import COLOR_DOWN, COLOR_TIED, COLOR_UP, FONT, MIN_FONT
+
 __all__ = ["rank_slope_figure", "spearman_figure", "mapping_figure", "UNMAPPED"]
 
 UNMAPPED = "(unmapped)"
-_TOKEN_COLOR, _UP, _DOWN = "#636efa", "#00a36c", "#d62728"
+#: A run that climbs, falls or keeps its rank at the type level: colour, dash and marker, as in
+#: the Leaderboard's rank chart (told apart without colour).
+_MOVE_STYLE = {"up": (COLOR_UP, "solid", "triangle-up"), "down": (COLOR_DOWN, "dash", "triangle-down"),
+               "same": (COLOR_TIED, "dot", "circle")}
 
 
 def rank_slope_figure(ranks: pd.DataFrame, token_metric: str, type_metric: str,
@@ -32,17 +37,19 @@ def rank_slope_figure(ranks: pd.DataFrame, token_metric: str, type_metric: str,
     n = len(ranks)
     for system, row in ranks.iterrows():  # one trace per system (a handful of runs)
         left, right = float(row[token_metric]), float(row[type_metric])
-        color = _UP if right < left else (_DOWN if right > left else "#7f7f7f")
+        color, dash, symbol = _MOVE_STYLE["up" if right < left else "down" if right > left
+                                          else "same"]
         fig.add_trace(go.Scatter(
             x=[0, 1], y=[left, right], mode="lines+markers+text", name=str(system),
             text=[f"{system} ", f" {system}"], textposition=["middle left", "middle right"],
-            line={"color": color, "width": 2}, marker={"size": 9},
+            textfont={"size": MIN_FONT},
+            line={"color": color, "width": 2, "dash": dash}, marker={"size": 9, "symbol": symbol},
             hovertemplate=f"{system}<br>%{{x}}: rank %{{y}}<extra></extra>",
         ))
     fig.update_layout(
         title=title or "Rank of each run: token level vs type level",
         showlegend=False, height=max(320, 36 * n + 120), margin={"l": 140, "r": 140, "t": 60},
-        template="plotly_white",
+        template="plotly_white", font=FONT,
     )
     fig.update_xaxes(tickvals=[0, 1], ticktext=[f"{token_metric}<br>(token level)",
                                                 f"{type_metric}<br>(type level)"],
@@ -59,11 +66,13 @@ def spearman_figure(spearman: pd.DataFrame, type_level: dict,
     text = np.where(np.isnan(z), "", np.vectorize(lambda v: f"{v:.2f}")(np.nan_to_num(z)))
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=labels, zmin=-1, zmax=1, colorscale="RdBu", text=text,
-        texttemplate="%{text}", hovertemplate="%{y} vs %{x}: %{z:.2f}<extra></extra>",
+        texttemplate="%{text}", textfont={"size": MIN_FONT},
+        hovertemplate="%{y} vs %{x}: %{z:.2f}<extra></extra>",
         colorbar={"title": "Spearman"},
     ))
     fig.update_layout(title=title or "Rank correlation between measures (* = type level)",
-                      height=max(360, 34 * len(labels) + 160), template="plotly_white")
+                      height=max(360, 34 * len(labels) + 160), template="plotly_white",
+                      font=FONT)
     fig.update_yaxes(autorange="reversed")
     return fig
 
@@ -100,7 +109,7 @@ def mapping_figure(mapping: pd.DataFrame, title: str | None = None,
                        "tokens %{customdata[2]}<br>types with the tag %{customdata[3]} "
                        "(%{customdata[4]})<extra></extra>"),
     ))
-    fig.update_layout(barmode="stack", template="plotly_white", height=460,
+    fig.update_layout(barmode="stack", template="plotly_white", height=460, font=FONT,
                       title=title or "Clusters mapped to each gold tag",
                       yaxis_title=value.replace("_", " "))
     fig.update_xaxes(categoryorder="array", categoryarray=order, title="gold tag")

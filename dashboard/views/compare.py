@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data, figures, pair_view, state, ui
-from metrics.analyses import verdict_sentence
+from metrics.analyses import topic_differences, verdict_sentence
 
 sel = state.selection()
 a, b = sel.a, sel.b
@@ -32,9 +32,12 @@ with ui.guard("The pair summary"):
     rep = data.pair_report(sel, t)
     st.markdown(f"<p class='unanimity-verdict'>{html.escape(verdict_sentence(rep, ('A', 'B')))}"
                 "</p>", unsafe_allow_html=True)
-    for col, card in zip(st.columns(5), pair_view.summary_cards(rep)):
-        col.metric(card.label, card.value, card.delta, delta_color=card.color, delta_arrow="off",
-                   help=card.help)
+    # fixed-width cards in a wrapping row: five abreast at 1400 px, two rows at 1024 px, and
+    # never a truncated value or badge
+    cards = st.container(horizontal=True, wrap=True, gap="small")
+    for card in pair_view.summary_cards(rep):
+        cards.metric(card.label, card.value, card.delta, delta_color=card.color,
+                     delta_arrow="off", help=card.help, width=figures.CARD_WIDTH)
     ui.plot(figures.uir_counts_figure(rep.n_a_better, rep.n_tied, rep.n_biased, rep.n_b_better,
                                       a, b, title=f"Topics ({rep.n_topics}) by unanimous winner"),
             key="cmp_counts", sel=sel, filename="uir_counts")
@@ -52,11 +55,31 @@ with ui.guard("The per-topic view"):
     topics = data.pair_topic_frame(t, a, b)
 picked = None
 pts: list = []
-with ui.guard("The per-topic scatter"):
+with ui.guard("The per-topic chart"):
     current = st.session_state.get("topic")
-    ev = ui.plot(figures.pair_scatter_figure(topics, a, b, sel.precision, sel.recall,
-                                             selected_topic=current),
-                 key="cmp_scatter", sel=sel, filename="pair_topics",
+    many = len(topics) > figures.SCATTER_MAX_TOPICS
+    views = ["differences", "scatter"]
+    kind = st.segmented_control(
+        "Per-topic chart", views, default=views[0] if many else views[1], required=True,
+        # one key per regime, so that each keeps its own default when the campaign changes
+        key="topic_chart" if many else "topic_chart_few", bind="query-params",
+        help="**differences**: each metric's A − B per topic, topics grouped by unanimous "
+             "winner (readable with hundreds of topics); **scatter**: each topic's two points "
+             f"in the precision-recall plane (the default up to {figures.SCATTER_MAX_TOPICS} "
+             "topics).")
+    if kind == "differences":
+        diffs = topic_differences(data.pair_topics(t, a, b), [sel.precision, sel.recall])
+        fig = figures.pair_differences_figure(diffs, a, b, [sel.precision, sel.recall],
+                                              selected_topic=current)
+        note = ("Each topic is a lollipop per metric (> 0: A better), its shape and colour the "
+                "unanimous winner: ▲ A ≥∀ B, ▼ B ≥∀ A, ✖ "
+                "mixed, ● tied. UIR = (▲ topics − ▼ topics) / topics.")
+    else:
+        fig = figures.pair_scatter_figure(topics, a, b, sel.precision, sel.recall,
+                                          selected_topic=current)
+        note = ("Each topic is two points (A circle, B diamond) joined by a line whose colour "
+                "and dash give the unanimous winner.")
+    ev = ui.plot(fig, key=f"cmp_{kind}", sel=sel, filename=f"pair_topics_{kind}",
                  on_select="rerun", selection_mode="points")
     pts = (ev.selection.points if ev is not None and ev.selection else []) or []
     for p in pts:
@@ -64,10 +87,9 @@ with ui.guard("The per-topic scatter"):
         if cd:
             picked = str(cd[0])
             break
-    st.caption("Each topic is two points (A circle, B diamond) joined by a line coloured by "
-               "the unanimous winner." + (" **Click a point** to open that topic's contingency "
-                                          "tables below." if data.campaign_info(sel.source)[
-                                              "has_clusterings"] else ""))
+    st.caption(note + (" **Click a point** to open that topic's contingency tables below."
+                       if data.campaign_info(sel.source)["has_clusterings"]
+                       and not data.campaign_info(sel.source)["organisation"] else ""))
 
 st.subheader("Significance per metric", anchor=False)
 with ui.guard("The significance tests"):

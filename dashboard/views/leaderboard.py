@@ -30,7 +30,9 @@ ui.header(
 
 with ui.guard("The leaderboard"):
     t = data.table(sel)
-    cards = st.container()  # filled once the report is there: the chart below comes first
+    # filled once the report is there (the chart below comes first); fixed-width cards in a
+    # wrapping row, so that no value or name is cut at 1024 px
+    cards = st.container(horizontal=True, wrap=True, gap="small")
     highlight = {sel.a: "A", sel.b: "B"}
     curves = data.curves(t, sel.average)
     ui.plot(figures.f_curves_figure(curves, sel.precision, sel.recall, sel.alpha, highlight,
@@ -39,20 +41,22 @@ with ui.guard("The leaderboard"):
 
     board = data.leaderboard(sel, t)
     n_topics = t.frame["topic"].nunique()
-    c1, c2, c3, c4 = cards.columns(4)
     is_base = board["system"].isin(BASELINES) if sel.baselines else board["system"].isna()
     n_base = int(is_base.sum())
-    c1.metric("Systems", f"{len(board) - n_base} + {n_base} baselines" if n_base else len(board),
-              help="Baselines (all-in-one, one-in-one, combined, random, ultra-shaped) are "
-                   "ranked with the systems and marked \u201cbaseline\u201d in the table.")
-    c2.metric("Topics" + (" (filtered)" if sel.bed_filter else ""), n_topics)
+    cards.metric("Systems", f"{len(board) - n_base} + {n_base} baselines" if n_base else len(board),
+                 help="Baselines (all-in-one, one-in-one, combined, random, ultra-shaped) are "
+                      "ranked with the systems and marked \u201cbaseline\u201d in the table.",
+                 width=2 * figures.CARD_WIDTH if n_base else figures.CARD_WIDTH)
+    cards.metric("Topics" + (" (filtered)" if sel.bed_filter else ""), n_topics,
+                 width=figures.CARD_WIDTH)
     best = board.iloc[0]
-    c3.metric(f"Best F\u03b1 at \u03b1 = {sel.alpha:.2f}", f"{best['f']:.3f}",
-              delta=short(best["system"], 28), delta_color="off", delta_arrow="off",
-              help=str(best["system"]))
-    c4.metric("With a reference system", int(board["reference_system"].notna().sum()),
-              help="Systems that another system improves with UIR \u2265 threshold: "
-                   "they could be replaced without losing on either metric.")
+    cards.metric(f"Best F\u03b1 at \u03b1 = {sel.alpha:.2f}", f"{best['f']:.3f}",
+                 delta=short(best["system"], 28), delta_color="off", delta_arrow="off",
+                 help=str(best["system"]), width=2 * figures.CARD_WIDTH)
+    cards.metric("With a reference system", int(board["reference_system"].notna().sum()),
+                 help="Systems that another system improves with UIR \u2265 threshold: "
+                      "they could be replaced without losing on either metric.",
+                 width=figures.CARD_WIDTH)
 
     view = board.assign(
         role=[highlight.get(s, "") + (" baseline" if b else "")
@@ -113,45 +117,47 @@ with ui.guard("The leaderboard"):
         f"it; cycles of UIR are merged into ties (docs/rankings.md). {len(groups)} systems in "
         f"{n_groups} tie groups; the rank interval is every rank consistent with that order."
         + (f" Merged cycles: {len(tr.cycles)}." if tr.cycles else ""))
-    g1, g2 = st.columns([2, 3])
-    with g1:
-        gview = groups.assign(
-            interval=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                      for lo, hi in zip(groups["rank_low"], groups["rank_high"])],
-        )[["group", "system", "interval", "score", "n_above", "n_below"]]
-        st.dataframe(gview, key="lb_groups", hide_index=True, width="stretch",
-                     height=min(36 * len(gview) + 40, 460),
-                     column_config={
-                         "group": st.column_config.NumberColumn("Group", width=55),
-                         "system": st.column_config.TextColumn("System", width=190),
-                         "interval": st.column_config.TextColumn(
-                             "Ranks", width=70, help="best\u2013worst rank consistent with the "
-                                                     "order of robust improvements"),
-                         "score": st.column_config.NumberColumn(
-                             "F\u03b1", format="%.3f", width=60,
-                             help="campaign F\u03b1, only to list systems within a group"),
-                         "n_above": st.column_config.NumberColumn(
-                             "# above", width=65, help="systems placed above this one"),
-                         "n_below": st.column_config.NumberColumn(
-                             "# below", width=65, help="systems placed below this one"),
-                     })
-    with g2:
-        ui.plot(hasse_figure(groups, tr.hasse, title="Order of robust improvements",
-                                     score_label=f"F\u03b1 ({sel.alpha:.2f})"),
-                key="lb_hasse", sel=sel, filename="hasse")
+    # the table and the diagram one above the other: full names in the table and room for the
+    # diagram's labels at 1024 px
+    gview = groups.assign(
+        interval=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
+                  for lo, hi in zip(groups["rank_low"], groups["rank_high"])],
+    )[["group", "system", "interval", "score", "n_above", "n_below"]]
+    st.dataframe(gview, key="lb_groups", hide_index=True, width="stretch",
+                 height=min(36 * len(gview) + 40, 400),
+                 column_config={
+                     "group": st.column_config.NumberColumn("Group", width=55),
+                     "system": st.column_config.TextColumn("System", width=230),
+                     "interval": st.column_config.TextColumn(
+                         "Ranks", width=70, help="best\u2013worst rank consistent with the "
+                                                 "order of robust improvements"),
+                     "score": st.column_config.NumberColumn(
+                         "F\u03b1", format="%.3f", width=60,
+                         help="campaign F\u03b1, only to list systems within a group"),
+                     "n_above": st.column_config.NumberColumn(
+                         "# above", width=65, help="systems placed above this one"),
+                     "n_below": st.column_config.NumberColumn(
+                         "# below", width=65, help="systems placed below this one"),
+                 })
+    ui.plot(hasse_figure(groups, tr.hasse, title="Order of robust improvements",
+                         score_label=f"F\u03b1 ({sel.alpha:.2f})"),
+            key="lb_hasse", sel=sel, filename="hasse")
+    st.caption("One row per tie group, best on top; a line joins a system to one it robustly "
+               "improves with nothing between; diamonds: systems of a merged UIR cycle. Groups "
+               "too wide to label name their systems on hover.")
 
     st.subheader("How ranks move with \u03b1", anchor=False)
-    c1, c2 = st.columns([1, 3])
-    with c1:
-        alpha2 = st.slider("Compare with \u03b1 =", 0.0, 1.0, 0.2 if sel.alpha != 0.2 else 0.8,
-                           0.01, key="alpha2", bind="query-params")
-        top = st.number_input("Show the top", 1, max(1, len(board)), min(30, len(board)),
-                              1 if len(board) < 10 else 5, key="top", bind="query-params",
-                              help="The top N systems at the first \u03b1, followed to their "
-                                   "rank at the second (and A, B).")
-        st.caption("Green solid lines climb at the second \u03b1, orange dashed lines fall. A ranking that "
-                   "depends on \u03b1 is a comparison that depends on how the metrics are weighed.")
-    with c2:
-        moves = data.rank_moves(t, sel.alpha, alpha2, sel.average)
-        ui.plot(figures.rank_moves_figure(moves, sel.alpha, alpha2, highlight, top=int(top)),
-                key="lb_moves", sel=sel, filename="rank_moves")
+    # the controls above, the chart across the whole width: its labels need it at 1024 px
+    c1, c2 = st.columns(2)
+    alpha2 = c1.slider("Compare with \u03b1 =", 0.0, 1.0, 0.2 if sel.alpha != 0.2 else 0.8,
+                       0.01, key="alpha2", bind="query-params")
+    top = c2.number_input("Show the top", 1, max(1, len(board)), min(30, len(board)),
+                          1 if len(board) < 10 else 5, key="top", bind="query-params",
+                          help="The top N systems at the first \u03b1, followed to their "
+                               "rank at the second (and A, B).")
+    st.caption("Green solid lines climb at the second \u03b1, orange dashed lines fall. A "
+               "ranking that depends on \u03b1 is a comparison that depends on how the metrics "
+               "are weighed.")
+    moves = data.rank_moves(t, sel.alpha, alpha2, sel.average)
+    ui.plot(figures.rank_moves_figure(moves, sel.alpha, alpha2, highlight, top=int(top)),
+            key="lb_moves", sel=sel, filename="rank_moves")

@@ -36,19 +36,24 @@ with ui.guard("The formal-constraint table"):
         st.dataframe(cons, hide_index=True, width="stretch")
 
 st.subheader("Definitions", anchor=False)
+
+
+def _md(text: object) -> str:
+    """Text for markdown: no line breaks, no stray emphasis."""
+    return str(text).replace("\n", " ").replace("*", "\\*")
+
+
 with ui.guard("The metric definitions"):
     defs = reference.metric_infos()
     in_use = set(sel.metrics)
-    defs = defs.assign(used=defs["metric"].map(lambda m: "\u2190 in use" if m in in_use else ""))
-    st.dataframe(defs[["metric", "used", "family", "direction", "description", "formula",
-                       "reference"]],
-                 hide_index=True, width="stretch", height=min(38 * len(defs) + 40, 720),
-                 key="met_defs",
-                 column_config={
-                     "used": st.column_config.TextColumn("", width="small"),
-                     "description": st.column_config.TextColumn(width="medium"),
-                     "formula": st.column_config.TextColumn(width="large"),
-                     "reference": st.column_config.TextColumn(width="large"),
-                 })
+    # one wrapping paragraph per metric: every definition and paper readable at 1024 px, no
+    # horizontal scrolling (a table's paper column was off-screen)
+    st.markdown("\n".join(
+        f"- **{r.metric}**" + (" \u2190 *in use*" if r.metric in in_use else "")
+        + f" ({_md(r.family)}, {_md(r.direction)}): {_md(r.description)}. "
+        f"`{str(r.formula).replace('`', '')}` \u2014 {_md(r.reference)}"
+        for r in defs.itertuples(index=False)))
     st.caption("n_ij = |L_i \u2229 C_j|: items in gold class L_i and system cluster C_j; "
                "n items per topic. Every metric is computed per topic, then averaged.")
+    with st.expander("The same as a sortable table"):
+        st.dataframe(defs, hide_index=True, width="stretch", key="met_defs")

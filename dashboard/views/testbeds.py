@@ -45,5 +45,8 @@ with ui.guard("The cross-test-bed prediction"):
     ui.plot(figures.cross_testbed_figure(
         sub, title=f"Predicting from {ref} the pairs that hold on every test bed"),
         key="tb_cross", sel=sel, filename="cross_testbed")
+    ui.plot(figures.cross_testbed_threshold_figure(
+        sub, title=f"Precision and recall against the threshold (reference bed {ref})"),
+        key="tb_cross_t", sel=sel, filename="cross_testbed_threshold")
     n_true = int(sub["n_true"].iloc[0]) if len(sub) else 0
     st.caption(f"{n_true} ordered pairs keep their order on every test bed.")

@@ -45,8 +45,8 @@ with ui.guard("The UIR matrix"):
                "transitive, so it is never used to sort systems.")
 
 if comp is not None:
-    c1, c2 = st.columns(2, gap="medium")
-    with c1, ui.guard("The threshold curve"):
+    # one chart per row: each keeps its legend and axis titles whole at 1024 px
+    with ui.guard("The threshold curve"):
         series = {
             "pairs": "pairs with UIR \u2265 t (of all pairs)",
             "concordant": "significant, concordant improvement",
@@ -63,7 +63,7 @@ if comp is not None:
             f"{row['concordant']:.0%} are significant concordant improvements, "
             f"{row['opposite']:.0%} opposite, {row['beats_all_alpha']:.0%} win for every \u03b1 "
             f"and {row['f_contradicts']:.0%} have a lower F\u03b1.")
-    with c2, ui.guard("\u0394F vs UIR"):
+    with ui.guard("\u0394F vs UIR"):
         dfu = comp.delta_f_vs_uir
         pts = dfu.points
         ev = ui.plot(figures.delta_f_uir_figure(pts, sel.threshold, sel.precision, sel.recall,
@@ -84,8 +84,7 @@ if comp is not None:
             state.request(a=chosen[0], b=chosen[1])
             st.switch_page("views/compare.py")
 
-    c1, c2 = st.columns(2, gap="medium")
-    with c1, ui.guard("The weakest-metric analysis"):
+    with ui.guard("The weakest-metric analysis"):
         wm = comp.weakest_metric
         wp = wm.points.rename(columns={"weakest_delta": "weakest"})
         ui.plot(figures.weakest_metric_figure(wp, list(comp.uir_metrics or sel.metrics),
@@ -94,8 +93,7 @@ if comp is not None:
         st.caption("Pairs whose mean difference improves every metric: the smallest of those "
                    "improvements against UIR. UIR grows with the weakest improvement, F\u03b1 "
                    "need not.")
-    with c2:
-        st.markdown("**How to read these figures**")
+    with st.expander("How to read these figures"):
         st.markdown(
             "- **Threshold study**: a good UIR threshold accepts a fair share of pairs while "
             "almost all of them are significant, concordant improvements (the 0.25 of "
@@ -125,11 +123,15 @@ if comp is not None:
         })
         st.dataframe(ref_view, hide_index=True, width="stretch",
                      height=min(36 * len(ref_view) + 40, 520), key="uir_refs",
+                     # widths that add up to the page's width at 1024 px (no hidden column)
                      column_config={
-                         "id": st.column_config.TextColumn(width=50),
-                         "system": st.column_config.TextColumn(width=200),
-                         "F\u03b1": st.column_config.NumberColumn(format="%.3f", width=60),
-                         imp_col: st.column_config.TextColumn(width=230),
-                         "reference system": st.column_config.TextColumn(width=110),
-                         "UIR of the reference": st.column_config.TextColumn(width=130),
+                         "id": st.column_config.TextColumn(width=45),
+                         "system": st.column_config.TextColumn(width=190),
+                         "F\u03b1": st.column_config.NumberColumn(format="%.3f", width=55),
+                         imp_col: st.column_config.TextColumn(width=150),
+                         "reference system": st.column_config.TextColumn(
+                             "reference", width=75, help="the system that improves this one "
+                                                         "with the highest UIR"),
+                         "UIR of the reference": st.column_config.TextColumn(
+                             "its UIR", width=55, help="UIR(reference, system)"),
                      })

@@ -9,7 +9,7 @@ One module per analysis (see ``docs/measures.md`` for each definition):
 * :mod:`~metrics.analyses.report` -- :class:`CampaignComparison`, the report (renders only);
 * :mod:`~metrics.analyses.pair_report` -- one ordered pair's row as a typed record;
 * :mod:`~metrics.analyses.rankings` -- rankings at alpha, rank moves (JAIR Table 3), per test bed;
-* :mod:`~metrics.analyses.pair_topics` -- the per-topic view of a pair;
+* :mod:`~metrics.analyses.pair_topics` -- the per-topic view of a pair and its difference view;
 * :mod:`~metrics.analyses.threshold` -- the UIR-threshold curve (JAIR Fig. 12);
 * :mod:`~metrics.analyses.testbeds` -- cross-test-bed prediction (JAIR §7);
 * :mod:`~metrics.analyses.common` -- shared helpers and the :class:`Correlation` record.
@@ -18,7 +18,7 @@ One module per analysis (see ``docs/measures.md`` for each definition):
 from metrics.analyses.common import THRESHOLDS, Correlation
 from metrics.analyses.comparison import ComparisonCore, compare, comparison_at, comparison_core
 from metrics.analyses.pair_report import MetricVerdict, PairReport, pair_report, verdict_sentence
-from metrics.analyses.pair_topics import pair_topics
+from metrics.analyses.pair_topics import pair_topics, topic_differences
 from metrics.analyses.rankings import TestbedRankings, rank_moves, ranking, testbed_rankings
 from metrics.analyses.report import CampaignComparison
 from metrics.analyses.testbeds import PREDICTORS, cross_testbed_prediction
@@ -37,6 +37,7 @@ __all__ = [
     "cross_testbed_prediction",
     "pair_report",
     "pair_topics",
+    "topic_differences",
     "rank_moves",
     "verdict_sentence",
     "ranking",

@@ -11,7 +11,7 @@ import pandas as pd
 from metrics.scores import metric_directions, score_cube
 from metrics.uir import DEFAULT_TOL, check_tol
 
-__all__ = ["pair_topics"]
+__all__ = ["pair_topics", "topic_differences", "WINNER_ORDER"]
 
 
 def pair_topics(
@@ -51,4 +51,56 @@ def pair_topics(
     for m, name in enumerate(cube.metrics):
         out[f"delta_{name}"] = cube.values[ia, :, m] - cube.values[ib, :, m]
     out["winner"] = winner
+    return out
+
+
+#: Order of the winner classes in the per-topic difference view: A's unanimous wins first, B's
+#: last, so that the two outer blocks read as the two counts of UIR.
+WINNER_ORDER = ("a", "tied", "biased", "b")
+
+
+def topic_differences(
+    topics: pd.DataFrame,
+    metrics: Sequence[str],
+    directions: Mapping[str, int] | None = None,
+) -> pd.DataFrame:
+    """The per-topic differences of a pair in the order of the difference view
+    (``docs/measures.md``, "Per-topic view"; the dashboard draws it when topics are many).
+
+    Parameters
+    ----------
+    topics : DataFrame
+        The output of :func:`pair_topics` for the same ``metrics``.
+    metrics : sequence of str
+    directions : mapping metric -> +1 / -1, optional
+        As for :func:`pair_topics` (default: the registry's).
+
+    Returns
+    -------
+    DataFrame
+        One row per topic with every score present (``winner != "missing"``): ``topic``,
+        ``winner``, ``oriented_<metric>`` = d_m * (x_m(a) - x_m(b)) with d_m = +1 for a
+        higher-is-better metric and -1 otherwise (> 0: a is better on m), ``mean_oriented`` =
+        their mean, and ``position`` = 0, 1, ... in display order: winner class in
+        :data:`WINNER_ORDER` (a >=_forall b, tied, biased, b >=_forall a), then
+        ``mean_oriented`` from largest to smallest (to 12 decimals), then topic name. Sorted by
+        ``position``.
+    """
+    metrics = [str(m) for m in metrics]
+    signs = np.asarray(metric_directions(metrics, directions), dtype=np.float64)
+    keep = topics["winner"].to_numpy() != "missing"
+    df = topics.loc[keep]
+    raw = np.column_stack([df[f"delta_{m}"].to_numpy(dtype=np.float64) for m in metrics]) \
+        if metrics else np.zeros((len(df), 0))
+    oriented = raw * signs
+    mean = oriented.mean(axis=1) if metrics else np.zeros(len(df))
+    cls = pd.Categorical(df["winner"], categories=list(WINNER_ORDER)).codes
+    names = df["topic"].astype(str).to_numpy()
+    # rounded so that equal means computed in a different order tie (then by name)
+    order = np.lexsort((names, -np.round(mean, 12), cls))
+    out = pd.DataFrame({"topic": names[order], "winner": df["winner"].to_numpy()[order]})
+    for k, m in enumerate(metrics):
+        out[f"oriented_{m}"] = oriented[order, k]
+    out["mean_oriented"] = mean[order]
+    out["position"] = np.arange(len(out))
     return out
