@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, uploads
 from dashboard.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
 from metrics.baselines import BASELINES
@@ -48,7 +48,7 @@ def campaign_ui(sb) -> tuple[Source, dict]:
     try:
         return src, data.campaign_info(src)
     except Exception as exc:  # noqa: BLE001 - a bad campaign must not break the app
-        sb.error(f"Could not load {src.label}: {exc}")
+        sb.error(f"Could not load {src.label}: {uploads.user_text(str(exc))}")
         src = srcs[DEMO_KEY]
         return src, data.campaign_info(src)
 

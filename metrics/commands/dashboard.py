@@ -1,4 +1,4 @@
-"""``unanimity dashboard [PATH] [--port N]``: open the Streamlit dashboard.
+"""``unanimity dashboard [PATH [--testbeds REGEX|FILE]] [--port N]``: open the dashboard.
 
 Without ``PATH`` the dashboard opens on the bundled RepLab 2013 campaign; with one (a campaign
 folder, a score-table file or a zip) it opens on that campaign. The command replaces itself with
@@ -29,6 +29,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("dashboard", help="open the interactive dashboard in a browser")
     p.add_argument("path", nargs="?", metavar="PATH",
                    help="campaign folder, score-table file or zip (default: bundled RepLab 2013)")
+    p.add_argument("--testbeds", metavar="REGEX|FILE",
+                   help="test bed of each topic of PATH: a topic<TAB>test bed file, or the first "
+                        "group of this regex on the topic id (as for compare)")
     p.add_argument("--port", type=int, default=8501, help="port to serve on (default 8501)")
     p.add_argument("--address", default="localhost",
                    help="address to listen on (default localhost)")
@@ -54,12 +57,22 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
     ]
     if args.path:
         cmd += ["--", str(Path(args.path).resolve())]
+        testbeds = getattr(args, "testbeds", None)
+        if testbeds:
+            rule = Path(testbeds).expanduser()
+            cmd += ["--testbeds", str(rule.resolve()) if rule.is_file() else testbeds]
     return cmd
 
 
 def run(args: argparse.Namespace) -> int:
     if args.path and not Path(args.path).exists():
         raise UnanimityError(f"{args.path}: no such file or folder")
+    if getattr(args, "testbeds", None):
+        if not args.path:
+            raise UnanimityError("--testbeds needs a campaign PATH")
+        from metrics.io.load import testbeds_option  # noqa: PLC0415
+
+        testbeds_option(args.testbeds)  # a bad test-bed file: the error now, not in the browser
     if not app_path().is_file():  # pragma: no cover - broken install
         raise UnanimityError(f"dashboard not found at {app_path()}")
     cmd = streamlit_command(args)

@@ -29,7 +29,8 @@ from metrics.io.organisation import (load_organisation_files, load_organisation_
                                      looks_like_organisation)
 from metrics.io.trec import is_trec_folder, load_trec_files, load_trec_folder, looks_like_trec
 
-__all__ = ["FORMATS", "detect_format", "load", "load_files", "read_clustering"]
+__all__ = ["FORMATS", "detect_format", "load", "load_files", "read_clustering", "read_testbeds",
+           "testbeds_option"]
 
 FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores", "conllu",
                             "trec", "organisation")  # the last two: docs/organisation.md
@@ -174,6 +175,37 @@ def _testbed_file(folder: Node, rel: str) -> dict[str, str]:
         raise CampaignFormatError(cfg_node, f"testbeds = {rel!r}: {exc.problem}") from None
     if node is None or not node.is_file():
         raise CampaignFormatError(cfg_node, f"testbeds = {rel!r}: no such file in the campaign")
+    return _parse_testbeds(node)
+
+
+def read_testbeds(path: str | Path, budget: Budget | None = None) -> dict[str, str]:
+    """A test-bed file given by path (``--testbeds FILE``): ``topic<TAB>test bed`` lines, blank
+    lines and ``#`` comments skipped, as the ``testbeds`` file of ``campaign.toml``.
+
+    Raises
+    ------
+    CampaignFormatError
+        Naming the file and line of a line without two tab-separated columns, or of a topic
+        given two test beds.
+    """
+    node = open_root(Path(path), Meter(budget or Budget.from_env()))
+    if not node.is_file() or isinstance(node, ZipNode):
+        raise CampaignFormatError(path, "a test-bed file is a text file of topic<TAB>test bed "
+                                  "lines")
+    return _parse_testbeds(node)
+
+
+def testbeds_option(value: str | None) -> str | dict[str, str] | None:
+    """The test-bed rule of a ``--testbeds`` option: the ``topic<TAB>test bed`` file it names
+    when it names an existing file (:func:`read_testbeds`), else a regex (first group = bed)."""
+    if value is None or value == "":
+        return None
+    if Path(value).expanduser().is_file():
+        return read_testbeds(Path(value).expanduser())
+    return value
+
+
+def _parse_testbeds(node: Node) -> dict[str, str]:
     out: dict[str, str] = {}
     first_line: dict[str, int] = {}
     data = node.read_bytes()
@@ -217,6 +249,24 @@ def _find_gold(folder: Node) -> Node:
         raise CampaignFormatError(
             folder, f"several gold files: {', '.join(p.name for p in cands)}; keep one"
         )
+    return cands[0]
+
+
+def _score_file(folder: Node, fmt: str | None) -> Node | None:
+    """The score table of a score-table folder: ``scores.<ext>`` beside no gold (or with
+    ``format = "scores"`` in ``campaign.toml``); None for a folder of gold and runs."""
+    cands = [p for p in folder.iterdir() if p.name.startswith("scores.") and _is_data_file(p)]
+    has_gold = any(p.name == "gold" or p.name.startswith("gold.") for p in folder.iterdir())
+    if fmt not in (None, "scores") or (has_gold and fmt is None):
+        return None
+    if len(cands) > 1:
+        raise CampaignFormatError(
+            folder, f"several score tables: {', '.join(p.name for p in cands)}; keep one")
+    if not cands:
+        if fmt == "scores":
+            raise CampaignFormatError(folder, "format = \"scores\" but no scores.<ext> file "
+                                      "(a score table system, topic, metric, value)")
+        return None
     return cands[0]
 
 
@@ -272,6 +322,10 @@ def _load_folder(folder: Node, fmt: str | None, testbeds, name: str | None,
     if fmt == "trec" or (fmt is None and is_trec_folder(folder)):
         return load_trec_folder(folder, name=name or cfg.get("name"),
                                 testbed_rule=_testbed_rule(folder, cfg, testbeds))
+    table = _score_file(folder, fmt)
+    if table is not None:  # scores.<ext> (+ campaign.toml): a score table with its test beds
+        return load_score_campaign(table, name=name or cfg.get("name") or folder.name,
+                                   testbeds=_testbed_rule(folder, cfg, testbeds))
     gold_path = _find_gold(folder)
     gold_fmt = fmt or detect_format(gold_path)
     if gold_fmt == "conllu":  # token tagging: runs are aligned with the gold token by token
