@@ -183,13 +183,20 @@ def baselines_ui(sb, info: dict) -> bool:
     return bool(on and usable)
 
 
-def pair_ui(box, systems: list[str], default_a: str, default_b: str) -> tuple[str, str]:
+def pair_ui(box, systems: list[str], default_a: str, default_b: str,
+            campaign: str | None = None) -> tuple[str, str]:
     """Systems A and B.
 
     The widgets have no default of their own (``index=None``): the default pair depends on the
     metric pair and the test-bed filter, so it is written into the session state and from there
-    into the URL like any chosen value, and a shared link always names A and B.
+    into the URL like any chosen value, and a shared link always names A and B. When the
+    campaign changes (another one picked, or an upload just loaded) A and B become the new
+    campaign's default pair, even where the old names exist in it too.
     """
+    last = st.session_state.get("_pair_of")
+    st.session_state["_pair_of"] = campaign
+    if last is not None and campaign is not None and last != campaign:
+        st.session_state["a"], st.session_state["b"] = default_a, default_b
     _valid("a", systems, default_a)
     _valid("b", systems, default_b)
     for key, default in (("a", default_a), ("b", default_b)):
@@ -241,7 +248,7 @@ def sidebar_ui() -> Selection:
     sel0 = Selection(src, label, precision, recall, alpha, threshold, average, beds, all_beds,
                      baselines, "", "")
     systems, default_a, default_b = data.default_pair(sel0)
-    a, b = pair_ui(pair_box, systems, default_a, default_b)
+    a, b = pair_ui(pair_box, systems, default_a, default_b, src.key)
     fmt = export_ui(sb)
     return publish(Selection(src, label, precision, recall, alpha, threshold, average, beds,
                              all_beds, baselines, a, b, tuple(systems), fmt, test, corr,
