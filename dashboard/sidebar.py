@@ -157,8 +157,9 @@ def profile_ui(sb) -> str:
     return name
 
 
-def tests_ui(sb) -> tuple[str, str]:
-    """The paired test and its correction across pairs (every page's verdicts use them)."""
+def tests_ui(sb, profile: str = "default") -> tuple[str, str]:
+    """The paired test and its correction across pairs (every page's verdicts use them); a
+    cleared box means the profile's own choice."""
     c1, c2 = sb.columns(2)
     test = c1.selectbox("Paired test", list(TESTS),
                         index=None if "test" in st.session_state else TESTS.index(DEFAULT_TEST),
@@ -170,7 +171,9 @@ def tests_ui(sb) -> tuple[str, str]:
                                else CORRECTIONS.index(DEFAULT_CORRECTION)),
                         key="correction", bind="query-params",
                         help="Across all pairs of the campaign, per metric.")
-    return str(test), str(corr)
+    prof = PROFILES.get(profile, PROFILES["default"])
+    return (str(test) if test in TESTS else prof.test,
+            str(corr) if corr in CORRECTIONS else prof.correction)
 
 
 def baselines_ui(sb, info: dict) -> bool:
@@ -244,7 +247,7 @@ def sidebar_ui() -> Selection:
     baselines = baselines_ui(sb, info)
     profile = profile_ui(sb)
     with sb.expander("Significance tests"):
-        test, corr = tests_ui(st)
+        test, corr = tests_ui(st, profile)
     sel0 = Selection(src, label, precision, recall, alpha, threshold, average, beds, all_beds,
                      baselines, "", "")
     systems, default_a, default_b = data.default_pair(sel0)
