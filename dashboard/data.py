@@ -47,7 +47,7 @@ BASELINE_NAMES = "all"  # every baseline metrics.baselines offers
 @st.cache_resource(show_spinner="Loading the campaign\u2026", max_entries=8)
 def _load(cid: str, path: str, runs: tuple[str, ...], beds: str | None = None):
     from metrics.io import load, load_files  # noqa: PLC0415
-    from metrics.io.load import testbeds_option  # noqa: PLC0415
+    from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
 
     pre = warm.take(campaign_key(Source("", "", path, cid, runs, beds)))
     if pre is not None:

@@ -86,7 +86,7 @@ def _warm(path: str | None, testbeds: str | None = None) -> None:
         from metrics.io import load  # noqa: PLC0415
         from metrics.registry import METRIC_PAIRS  # noqa: PLC0415
 
-        from metrics.io.load import testbeds_option  # noqa: PLC0415
+        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
 
         src = demo_source(Path(path) if path else None, testbeds)
         campaign = submit(campaign_key(src), lambda: load(

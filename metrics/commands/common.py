@@ -7,7 +7,7 @@ import argparse
 from metrics.campaign import MISSING_POLICIES, Campaign
 from metrics.errors import UnanimityError
 from metrics.io import FORMATS, load, load_files
-from metrics.io.load import testbeds_option
+from metrics.io.testbeds import testbeds_option
 from metrics.registry import parse_metric, split_metric_list
 
 __all__ = ["add_campaign_args", "campaign_from_args", "metric_names"]

@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "testbeds", None):
         if not args.path:
             raise UnanimityError("--testbeds needs a campaign PATH")
-        from metrics.io.load import testbeds_option  # noqa: PLC0415
+        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
 
         testbeds_option(args.testbeds)  # a bad test-bed file: the error now, not in the browser
     if not app_path().is_file():  # pragma: no cover - broken install
