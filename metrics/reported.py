@@ -35,7 +35,7 @@ import pandas as pd
 
 from metrics.combine import f_alpha
 from metrics.errors import CampaignFormatError, UnanimityError
-from metrics.io.text import parser_error
+from metrics.io.text import parser_error, strict_utf8
 from metrics.tie_ranking import tie_ranking
 
 __all__ = ["ReportedCheck", "check_reported", "read_reported", "alpha_of_beta", "STATUSES"]
@@ -126,12 +126,7 @@ def read_reported(path: str | Path, metrics: tuple[str, str, str] | None = None)
     if not path.is_file():
         raise UnanimityError(f"{src}: file not found")
     sep = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CampaignFormatError(src, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
-                                  data[: exc.start].count(b"\n") + 1) from None
+    text = strict_utf8(src, path.read_bytes())
     if not text.strip():
         raise CampaignFormatError(src, "the table is empty")
     try:

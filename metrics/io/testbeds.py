@@ -9,6 +9,7 @@ from pathlib import Path
 from metrics.errors import CampaignFormatError
 from metrics.io.archive import ZipNode, open_root
 from metrics.io.source import Budget, Meter, Node
+from metrics.io.text import strict_utf8
 
 __all__ = ["read_testbeds", "testbeds_option", "parse_testbeds"]
 
@@ -45,12 +46,7 @@ def parse_testbeds(node: Node) -> dict[str, str]:
     line: two tab-separated columns, one bed per topic."""
     out: dict[str, str] = {}
     first_line: dict[str, int] = {}
-    data = node.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CampaignFormatError(node, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
-                                  data[: exc.start].count(b"\n") + 1) from None
+    text = strict_utf8(node, node.read_bytes())
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     for lineno, line in enumerate(text.split("\n"), start=1):
         if not line.strip() or line.startswith("#"):

@@ -19,7 +19,8 @@ from metrics.io.source import as_node
 from metrics.report import LoadNote
 
 __all__ = [
-    "read_bytes", "read_text", "read_delimited", "parser_error", "strip_extensions",
+    "read_bytes", "read_text", "read_delimited", "parser_error", "strict_utf8",
+    "strip_extensions",
     "check_encoding", "utf16_problem",
 ]
 
@@ -66,6 +67,16 @@ def utf16_problem(data: bytes) -> str | None:
     if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) or le or be:
         return "file is UTF-16 (or UTF-32) encoded; save it as UTF-8"
     return None
+
+
+def strict_utf8(where: object, data: bytes) -> str:
+    """``data`` decoded as UTF-8 (a byte-order mark dropped), or an error naming the first bad
+    byte and its line (files that have no Latin-1 fallback: test beds, reported tables)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CampaignFormatError(where, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                                  data[: exc.start].count(b"\n") + 1) from None
 
 
 def read_text(path: object, notes: list[LoadNote], encoding: str = "utf-8") -> str:
