@@ -224,3 +224,26 @@ def test_after_an_upload_the_sidebar_shows_the_new_campaigns_pair():
     first_two = list(sel.systems[:2])  # the new campaign's default pair: its two best
     assert [sel.a, sel.b] == first_two
     assert [at.selectbox(key="a").value, at.selectbox(key="b").value] == first_two
+
+
+def test_app_arguments_path_and_testbeds(tmp_path, monkeypatch):
+    """``streamlit run app.py -- PATH --testbeds RULE``: the path, the rule, and cache ids that
+    tell apart one table with and without (or with other) test beds."""
+    from dashboard import sources
+
+    app = str(sources.Path(sources.__file__).resolve().parent / "app.py")
+    table, beds = tmp_path / "scores.csv", tmp_path / "beds.tsv"
+    table.write_text("system,topic,metric,value\n")
+    beds.write_text("t1\tnews\n")
+    monkeypatch.delenv("UNANIMITY_CAMPAIGN", raising=False)
+    monkeypatch.delenv("UNANIMITY_TESTBEDS", raising=False)
+    monkeypatch.setattr(sources.sys, "argv", [app, "--testbeds", str(beds), str(table)])
+    assert sources.cli_path() == table.resolve() and sources.cli_testbeds() == str(beds)
+    monkeypatch.setattr(sources.sys, "argv", [app, str(table)])
+    assert sources.cli_path() == table.resolve() and sources.cli_testbeds() is None
+    plain = sources.path_source(table, "cli", "t")
+    with_file = sources.path_source(table, "cli", "t", str(beds))
+    with_regex = sources.path_source(table, "cli", "t", r"^t(\d)")
+    assert len({plain.cid, with_file.cid, with_regex.cid}) == 3
+    assert sources.campaign_key(plain) != sources.campaign_key(with_file)
+    assert with_file.testbeds == str(beds) and plain.testbeds is None
