@@ -17,7 +17,7 @@ import pandas as pd
 from dashboard.figures.style import short
 from metrics.report import Coverage
 
-__all__ = ["messages", "report_html", "ICONS", "FLAG_COLUMNS"]
+__all__ = ["messages", "report_html", "quiet_columns", "ICONS", "FLAG_COLUMNS", "QUIET_COLUMNS"]
 
 #: Streamlit alert icon of each message level.
 ICONS = {"success": ":material/check_circle:", "info": ":material/info:",
@@ -75,13 +75,24 @@ def messages(cov: Coverage, has_clusterings: bool) -> list[tuple[str, str]]:
     return out
 
 
+#: Report columns left out of the table when they are zero for every system (the page says so).
+QUIET_COLUMNS = ("duplicate_rows", "empty_clusters", "overlapping_items", "notes")
+
+
+def quiet_columns(rep: pd.DataFrame) -> list[str]:
+    """The :data:`QUIET_COLUMNS` of ``rep`` that are zero for every system."""
+    return [c for c in QUIET_COLUMNS if c in rep.columns and not (rep[c] > 0).any()]
+
+
 def report_html(rep: pd.DataFrame, name_width: int = 34, height_px: int = 520) -> str:
     """The validation report table (``ValidationReport.to_dataframe``) as a scrollable HTML table.
 
     System names longer than ``name_width`` are cut in the middle
     (:func:`dashboard.figures.style.short`) with the full name as the cell's hover title;
-    counts have thousands separators; non-zero counts of :data:`FLAG_COLUMNS` are highlighted.
+    counts have thousands separators; non-zero counts of :data:`FLAG_COLUMNS` are highlighted;
+    the :func:`quiet_columns` are left out (so that the table fits at 1024 px).
     """
+    rep = rep.drop(columns=quiet_columns(rep))
     names = rep["system"].astype(str)
     shown = rep.assign(system=[short(n, name_width) for n in names])
     shown.columns = [c.replace("_", " ") for c in shown.columns]

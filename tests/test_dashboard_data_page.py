@@ -247,3 +247,18 @@ def test_app_arguments_path_and_testbeds(tmp_path, monkeypatch):
     assert len({plain.cid, with_file.cid, with_regex.cid}) == 3
     assert sources.campaign_key(plain) != sources.campaign_key(with_file)
     assert with_file.testbeds == str(beds) and plain.testbeds is None
+
+
+def test_all_zero_columns_are_left_out_and_said():
+    rep = _report({"name": "a", "missing_items": 1}, {"name": "b", "duplicate_rows": 2}
+                  ).to_dataframe()
+    assert quality.quiet_columns(rep) == ["empty_clusters", "overlapping_items", "notes"]
+    html = quality.report_html(rep)
+    assert ">duplicate rows</th>" in html and ">missing topics</th>" in html  # always shown
+    assert "overlapping items" not in html and ">notes</th>" not in html
+
+
+def test_data_page_says_which_columns_it_leaves_out(data_page):
+    captions = " ".join(c.value for c in data_page.caption)
+    assert ("No system has duplicate rows, empty clusters, overlapping items or notes "
+            "(columns not shown).") in captions

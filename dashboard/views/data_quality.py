@@ -83,7 +83,10 @@ with ui.guard("The validation report"):
         getattr(st, level)(text, icon=quality.ICONS[level])
     if not rep.empty:
         st.html(quality.report_html(rep, name_width=34))
-        st.caption("Hover a cut name for the full one. Missing items are scored under the "
+        quiet = [c.replace("_", " ") for c in quality.quiet_columns(rep)]
+        none = (f"No system has {', '.join(quiet[:-1]) + ' or ' if len(quiet) > 1 else ''}"
+                f"{quiet[-1]} (columns not shown). " if quiet else "")
+        st.caption(none + "Hover a cut name for the full one. Missing items are scored under the "
                    "`penalize` policy (precision 1, recall 0 for item-averaged metrics); extra "
                    "items are ignored (docs/measures.md \u00a72).")
     st.markdown(f"**Warnings** ({len(notes):,})")
