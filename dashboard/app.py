@@ -22,7 +22,7 @@ import streamlit as st  # noqa: E402
 _VIEWS = Path(__file__).resolve().parent / "views"
 
 st.set_page_config(page_title="Unanimity", page_icon=":material/balance:", layout="wide",
-                   initial_sidebar_state="expanded")
+                   initial_sidebar_state=330)  # px: names of ~26 characters fit the A/B boxes
 # The page style, and a spinner over the main area while the script runs (a cold open loads the
 # campaign and compares every pair first) and while the browser still draws placeholders of
 # charts and tables (their code loads lazily): shown by the CSS at once on an empty page (a cold
@@ -39,7 +39,7 @@ st.markdown(
     [data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div,
     [data-testid="stMetricDelta"] div {white-space: normal !important; overflow: visible !important;
         text-overflow: clip !important;}
-    .unanimity-loading {position: fixed; top: 42vh; left: calc(50% + 8rem); z-index: 1000;
+    .unanimity-loading {position: fixed; top: 42vh; left: calc(50% + 165px); z-index: 1000;
         transform: translateX(-50%); align-items: center; gap: 0.7rem;
         padding: 0.7rem 1.1rem; border-radius: 0.6rem; background: rgba(255,255,255,0.95);
         box-shadow: 0 2px 10px rgba(0,0,0,0.12); font-size: 1rem; color: #31333F;
@@ -52,7 +52,6 @@ st.markdown(
         animation: unanimity-spin 0.8s linear infinite;}
     @keyframes unanimity-spin {to {transform: rotate(360deg);}}
     @keyframes unanimity-show {to {opacity: 1;}}
-    @media (max-width: 1100px) {.unanimity-loading {left: 50%;}}
     </style>"""
     "<div class='unanimity-loading' role='status' aria-live='polite'><div "
     "class='unanimity-spinner'></div>Computing the view\u2026</div>",
