@@ -19,13 +19,14 @@ if str(_ROOT) not in sys.path:  # run as a script: make ``dashboard`` and ``metr
 
 import streamlit as st  # noqa: E402
 
-from dashboard import sidebar, state  # noqa: E402
-from dashboard.ui import guard  # noqa: E402
-
 _VIEWS = Path(__file__).resolve().parent / "views"
 
 st.set_page_config(page_title="Unanimity", page_icon=":material/balance:", layout="wide",
-                   initial_sidebar_state="expanded")
+                   initial_sidebar_state=330)  # px: names of ~26 characters fit the A/B boxes
+# The page style, and a spinner over the main area while the script runs (a cold open loads the
+# campaign and compares every pair first) and while the browser still draws placeholders of
+# charts and tables (their code loads lazily): shown by the CSS at once on an empty page (a cold
+# open), else after 0.3 s, so that quick reruns never show it (one element: no gap above the page).
 st.markdown(
     """<style>
     [data-testid="stSidebar"] [data-testid="stVerticalBlock"] {gap: 0.45rem;}
@@ -38,10 +39,28 @@ st.markdown(
     [data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div,
     [data-testid="stMetricDelta"] div {white-space: normal !important; overflow: visible !important;
         text-overflow: clip !important;}
-    </style>""",
+    .unanimity-loading {position: fixed; top: 42vh; left: calc(50% + 165px); z-index: 1000;
+        transform: translateX(-50%); align-items: center; gap: 0.7rem;
+        padding: 0.7rem 1.1rem; border-radius: 0.6rem; background: rgba(255,255,255,0.95);
+        box-shadow: 0 2px 10px rgba(0,0,0,0.12); font-size: 1rem; color: #31333F;
+        opacity: 0; animation: unanimity-show 0.01s linear 0.3s forwards; display: none;}
+    [data-testid="stApp"][data-test-script-state="running"] .unanimity-loading,
+    [data-testid="stMain"]:has([data-testid="stSkeleton"]) .unanimity-loading {display: flex;}
+    [data-testid="stMain"]:not(:has(h1)) .unanimity-loading {animation-delay: 0s;}
+    .unanimity-spinner {width: 1.3rem; height: 1.3rem; border-radius: 50%;
+        border: 3px solid #D6E4F0; border-top-color: #0072B2;
+        animation: unanimity-spin 0.8s linear infinite;}
+    @keyframes unanimity-spin {to {transform: rotate(360deg);}}
+    @keyframes unanimity-show {to {opacity: 1;}}
+    </style>"""
+    "<div class='unanimity-loading' role='status' aria-live='polite'><div "
+    "class='unanimity-spinner'></div>Computing the view\u2026</div>",
     unsafe_allow_html=True,
 )
 
+# imported after the spinner is on the page: a cold server's first imports take seconds
+from dashboard import sidebar, state  # noqa: E402
+from dashboard.ui import guard  # noqa: E402
 
 
 def _token_tagging() -> bool:

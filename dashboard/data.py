@@ -45,35 +45,36 @@ BASELINE_NAMES = "all"  # every baseline metrics.baselines offers
 
 
 @st.cache_resource(show_spinner="Loading the campaign\u2026", max_entries=8)
-def _load(cid: str, path: str, runs: tuple[str, ...]):
+def _load(cid: str, path: str, runs: tuple[str, ...], beds: str | None = None):
     from metrics.io import load, load_files  # noqa: PLC0415
+    from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
 
-    pre = warm.take(campaign_key(Source("", "", path, cid, runs)))
+    pre = warm.take(campaign_key(Source("", "", path, cid, runs, beds)))
     if pre is not None:
         return pre
     if runs:
-        return load_files(path, list(runs))
-    return load(path)
+        return load_files(path, list(runs), testbeds=testbeds_option(beds))
+    return load(path, testbeds=testbeds_option(beds))
 
 
 @st.cache_resource(show_spinner="Adding baselines\u2026", max_entries=8)
-def _with_baselines(cid: str, path: str, runs: tuple[str, ...]):
+def _with_baselines(cid: str, path: str, runs: tuple[str, ...], beds: str | None = None):
     from metrics.baselines import add_baselines  # noqa: PLC0415
 
-    return add_baselines(_load(cid, path, runs), BASELINE_NAMES, seed=0)
+    return add_baselines(_load(cid, path, runs, beds), BASELINE_NAMES, seed=0)
 
 
 def campaign(src: Source, baselines: bool = False):
     """The campaign of a source (with baselines added when asked and possible)."""
-    c = _load(src.cid, src.path, src.runs)
+    c = _load(src.cid, src.path, src.runs, src.testbeds)
     if baselines and c.has_clusterings:
-        return _with_baselines(src.cid, src.path, src.runs)
+        return _with_baselines(src.cid, src.path, src.runs, src.testbeds)
     return c
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _campaign_info(cid: str, path: str, runs: tuple[str, ...]) -> dict:
-    c = _load(cid, path, runs)
+def _campaign_info(cid: str, path: str, runs: tuple[str, ...], beds: str | None = None) -> dict:
+    c = _load(cid, path, runs, beds)
     beds = c.testbed_counts()
     return {
         "name": c.name,
@@ -93,7 +94,7 @@ def _campaign_info(cid: str, path: str, runs: tuple[str, ...]) -> dict:
 
 def campaign_info(src: Source) -> dict:
     """Small facts about a campaign (name, systems, test beds, kind), cached by id."""
-    return _campaign_info(src.cid, src.path, src.runs)
+    return _campaign_info(src.cid, src.path, src.runs, src.testbeds)
 
 
 def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
@@ -104,7 +105,7 @@ def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
 
     info = campaign_info(src)
     if info["has_clusterings"]:
-        return default_metric_pairs(_load(src.cid, src.path, src.runs))
+        return default_metric_pairs(campaign(src))
     have = set(info["metrics"])
     out = {k: v for k, v in METRIC_PAIRS.items() if v[0] in have and v[1] in have}
     if not out and len(info["metrics"]) >= 2:
@@ -136,10 +137,10 @@ def metric_names(src: Source) -> list[str]:
 
 @st.cache_data(show_spinner="Scoring every system on every topic\u2026", max_entries=32)
 def _evaluate(cid: str, path: str, runs: tuple[str, ...], baselines: bool,
-              metric_names: tuple[str, ...]) -> pd.DataFrame:
+              metric_names: tuple[str, ...], beds: str | None = None) -> pd.DataFrame:
     from metrics.evaluate import evaluate  # noqa: PLC0415
 
-    src = Source("", "", path, cid, runs)
+    src = Source("", "", path, cid, runs, beds)
     pre = warm.take(scores_key(src, baselines, metric_names))
     if pre is not None:
         return pre
@@ -153,7 +154,8 @@ def score_table(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> 
     if not c.has_clusterings:
         t = c.scores
         return t[t["metric"].isin(metric_names)].reset_index(drop=True)
-    return _evaluate(src.cid, src.path, src.runs, bool(baselines), tuple(metric_names))
+    return _evaluate(src.cid, src.path, src.runs, bool(baselines), tuple(metric_names),
+                     src.testbeds)
 
 
 @dataclass(frozen=True)
@@ -360,17 +362,17 @@ def testbed_rankings(sel: Selection):
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _contingency(cid: str, path: str, runs: tuple[str, ...], baselines: bool, system: str,
-                 topic: str) -> pd.DataFrame:
+                 topic: str, beds: str | None = None) -> pd.DataFrame:
     from metrics.evaluate import contingency_table  # noqa: PLC0415
 
-    src = Source("", "", path, cid, runs)
+    src = Source("", "", path, cid, runs, beds)
     return contingency_table(campaign(src, baselines), system, topic, missing="penalize")
 
 
 def contingency(sel: Selection, system: str, topic: str) -> pd.DataFrame:
     """Gold classes x system clusters counts of one system on one topic."""
     src = sel.source
-    return _contingency(src.cid, src.path, src.runs, sel.baselines, system, topic)
+    return _contingency(src.cid, src.path, src.runs, sel.baselines, system, topic, src.testbeds)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""``python -m dashboard.serve run dashboard/app.py [streamlit options] [-- PATH]``.
+"""``python -m dashboard.serve run dashboard/app.py [streamlit options] [-- PATH [--testbeds RULE]]``.
 
 Exactly ``streamlit run`` (same arguments, same process), after starting the warm-up of
 :mod:`dashboard.warm` so that the first session opens fast.
@@ -15,11 +15,14 @@ __all__ = ["main"]
 
 def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
-    path = None
+    path = testbeds = None
     if "--" in argv:
         rest = argv[argv.index("--") + 1:]
+        if "--testbeds" in rest[:-1]:  # ``-- PATH --testbeds RULE``
+            testbeds = rest.pop(rest.index("--testbeds") + 1)
+            rest.remove("--testbeds")
         path = rest[0] if rest else None
-    warm.start(path)
+    warm.start(path, testbeds)
     from streamlit.web import cli  # noqa: PLC0415
 
     sys.argv = ["streamlit", *argv]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, uploads
 from dashboard.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
 from metrics.baselines import BASELINES
@@ -48,7 +48,7 @@ def campaign_ui(sb) -> tuple[Source, dict]:
     try:
         return src, data.campaign_info(src)
     except Exception as exc:  # noqa: BLE001 - a bad campaign must not break the app
-        sb.error(f"Could not load {src.label}: {exc}")
+        sb.error(f"Could not load {src.label}: {uploads.user_text(str(exc))}")
         src = srcs[DEMO_KEY]
         return src, data.campaign_info(src)
 
@@ -157,8 +157,9 @@ def profile_ui(sb) -> str:
     return name
 
 
-def tests_ui(sb) -> tuple[str, str]:
-    """The paired test and its correction across pairs (every page's verdicts use them)."""
+def tests_ui(sb, profile: str = "default") -> tuple[str, str]:
+    """The paired test and its correction across pairs (every page's verdicts use them); a
+    cleared box means the profile's own choice."""
     c1, c2 = sb.columns(2)
     test = c1.selectbox("Paired test", list(TESTS),
                         index=None if "test" in st.session_state else TESTS.index(DEFAULT_TEST),
@@ -170,7 +171,9 @@ def tests_ui(sb) -> tuple[str, str]:
                                else CORRECTIONS.index(DEFAULT_CORRECTION)),
                         key="correction", bind="query-params",
                         help="Across all pairs of the campaign, per metric.")
-    return str(test), str(corr)
+    prof = PROFILES.get(profile, PROFILES["default"])
+    return (str(test) if test in TESTS else prof.test,
+            str(corr) if corr in CORRECTIONS else prof.correction)
 
 
 def baselines_ui(sb, info: dict) -> bool:
@@ -183,13 +186,20 @@ def baselines_ui(sb, info: dict) -> bool:
     return bool(on and usable)
 
 
-def pair_ui(box, systems: list[str], default_a: str, default_b: str) -> tuple[str, str]:
+def pair_ui(box, systems: list[str], default_a: str, default_b: str,
+            campaign: str | None = None) -> tuple[str, str]:
     """Systems A and B.
 
     The widgets have no default of their own (``index=None``): the default pair depends on the
     metric pair and the test-bed filter, so it is written into the session state and from there
-    into the URL like any chosen value, and a shared link always names A and B.
+    into the URL like any chosen value, and a shared link always names A and B. When the
+    campaign changes (another one picked, or an upload just loaded) A and B become the new
+    campaign's default pair, even where the old names exist in it too.
     """
+    last = st.session_state.get("_pair_of")
+    st.session_state["_pair_of"] = campaign
+    if last is not None and campaign is not None and last != campaign:
+        st.session_state["a"], st.session_state["b"] = default_a, default_b
     _valid("a", systems, default_a)
     _valid("b", systems, default_b)
     for key, default in (("a", default_a), ("b", default_b)):
@@ -237,11 +247,11 @@ def sidebar_ui() -> Selection:
     baselines = baselines_ui(sb, info)
     profile = profile_ui(sb)
     with sb.expander("Significance tests"):
-        test, corr = tests_ui(st)
+        test, corr = tests_ui(st, profile)
     sel0 = Selection(src, label, precision, recall, alpha, threshold, average, beds, all_beds,
                      baselines, "", "")
     systems, default_a, default_b = data.default_pair(sel0)
-    a, b = pair_ui(pair_box, systems, default_a, default_b)
+    a, b = pair_ui(pair_box, systems, default_a, default_b, src.key)
     fmt = export_ui(sb)
     return publish(Selection(src, label, precision, recall, alpha, threshold, average, beds,
                              all_beds, baselines, a, b, tuple(systems), fmt, test, corr,

@@ -21,7 +21,7 @@ from dashboard import uploads
 
 __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "sources", "cli_path", "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
-           "comparison_key", "demo_source"]
+           "comparison_key", "demo_source", "cli_testbeds", "path_source"]
 
 DEMO_PATH = Path(metrics.__file__).resolve().parents[1] / "demo_data" / "replab2013"
 DEMO_KEY = "replab2013"
@@ -48,6 +48,9 @@ class Source:
         are keyed on it, never on the campaign's content.
     runs : tuple of str
         Run files, for a campaign uploaded as loose gold + run files.
+    testbeds : str, optional
+        The test-bed rule given on the command line (``unanimity dashboard PATH --testbeds
+        REGEX|FILE``), read by ``metrics.io.load.testbeds_option``; part of ``cid``.
     """
 
     key: str
@@ -55,6 +58,7 @@ class Source:
     path: str
     cid: str
     runs: tuple[str, ...] = ()
+    testbeds: str | None = None
 
 
 def mtime_id(path: Path) -> str:
@@ -70,19 +74,50 @@ def mtime_id(path: Path) -> str:
     return f"{path}@{stamp}"
 
 
+def _app_args() -> list[str] | None:
+    """The arguments after ``app.py`` when run as ``streamlit run app.py -- ARGS``."""
+    app = Path(__file__).resolve().parent / "app.py"
+    if sys.argv and Path(sys.argv[0]).resolve() == app:
+        return sys.argv[1:]
+    return None
+
+
 def cli_path() -> Path | None:
     """The campaign path given on the command line (``unanimity dashboard PATH``), if any.
 
-    ``streamlit run app.py -- PATH`` sets ``sys.argv = [app.py, PATH]``; the environment variable
-    ``UNANIMITY_CAMPAIGN`` gives one too (e.g. under ``AppTest``).
+    ``streamlit run app.py -- PATH [--testbeds RULE]`` sets ``sys.argv = [app.py, PATH, ...]``;
+    the environment variable ``UNANIMITY_CAMPAIGN`` gives one too (e.g. under ``AppTest``).
     """
-    app = Path(__file__).resolve().parent / "app.py"
-    if sys.argv and Path(sys.argv[0]).resolve() == app:
-        for arg in sys.argv[1:]:
-            if arg and not arg.startswith("-"):
+    args = _app_args()
+    if args is not None:
+        skip = False
+        for arg in args:
+            if skip:
+                skip = False
+            elif arg == "--testbeds":
+                skip = True
+            elif arg and not arg.startswith("-"):
                 return Path(arg).expanduser().resolve()
     env = os.environ.get("UNANIMITY_CAMPAIGN")
     return Path(env).expanduser().resolve() if env else None
+
+
+def cli_testbeds() -> str | None:
+    """The test-bed rule given with the command-line campaign (``--testbeds REGEX|FILE``, or
+    ``UNANIMITY_TESTBEDS``), if any."""
+    args = _app_args() or []
+    if "--testbeds" in args[:-1]:
+        return args[args.index("--testbeds") + 1]
+    return os.environ.get("UNANIMITY_TESTBEDS") or None
+
+
+def path_source(path: Path, key: str, label: str, testbeds: str | None = None) -> Source:
+    """The source of a campaign on disk, with its test-bed rule (if any) in its cache id."""
+    cid = mtime_id(path)
+    if testbeds:
+        rule = Path(testbeds).expanduser()
+        cid += f"|testbeds={mtime_id(rule.resolve()) if rule.is_file() else testbeds}"
+    return Source(key, label, str(path), cid, (), testbeds or None)
 
 
 def short_label(text: str, n: int = 40) -> str:
@@ -95,7 +130,7 @@ def sources() -> dict[str, Source]:
     cli = cli_path()
     if cli is not None and cli.resolve() != DEMO_PATH.resolve() and not _is_bundle(cli):
         # the demo is listed below; a comparison bundle is shown by dashboard/bundle_app.py
-        out[CLI_KEY] = Source(CLI_KEY, f"{cli.name} (command line)", str(cli), mtime_id(cli))
+        out[CLI_KEY] = path_source(cli, CLI_KEY, f"{cli.name} (command line)", cli_testbeds())
     out[DEMO_KEY] = Source(DEMO_KEY, "RepLab 2013 (bundled)", str(DEMO_PATH), mtime_id(DEMO_PATH))
     if UD_PATH.is_dir() and (cli is None or cli.resolve() != UD_PATH.resolve()):
         out[UD_KEY] = Source(UD_KEY, "UD English EWT, POS induction (bundled)", str(UD_PATH),
@@ -111,10 +146,12 @@ def _is_bundle(path: Path) -> bool:
     return path.is_dir() and is_bundle(path)
 
 
-def demo_source(path: Path | None = None) -> Source:
-    """The source of a campaign folder given by path (default: the bundled campaign)."""
+def demo_source(path: Path | None = None, testbeds: str | None = None) -> Source:
+    """The source of a campaign folder given by path (default: the bundled campaign), with the
+    command line's test-bed rule."""
     p = DEMO_PATH if path is None else Path(path).expanduser().resolve()
-    return Source(DEMO_KEY if path is None else CLI_KEY, p.name, str(p), mtime_id(p))
+    return path_source(p, DEMO_KEY if path is None else CLI_KEY, p.name,
+                       testbeds if path is not None else None)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -124,7 +161,7 @@ def demo_source(path: Path | None = None) -> Source:
 
 def campaign_key(src: Source) -> tuple:
     """Key of a loaded campaign."""
-    return ("campaign", src.cid, src.path, tuple(src.runs))
+    return ("campaign", src.cid, src.path, tuple(src.runs), src.testbeds)
 
 
 def scores_key(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> tuple:

@@ -10,6 +10,7 @@ import streamlit as st
 
 from dashboard import figures
 from dashboard.state import Selection
+from dashboard.uploads import user_text
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system"]
 
@@ -51,12 +52,13 @@ def guard(what: str):
         unavailable(what, f"It needs `{getattr(exc, 'name', None) or exc}`, which this "
                           "installation of Unanimity does not provide yet.")
     except (UnanimityError, ValueError, KeyError) as exc:
-        msg = str(exc).strip("'\"")
+        msg = user_text(str(exc).strip("'\""))  # uploads named as uploaded, not by storage path
         st.error(f"{what}: {msg}", icon=":material/error:")
     except Exception as exc:  # noqa: BLE001 - the dashboard must never show a traceback
         # (st.rerun / st.stop raise BaseException subclasses: not caught here)
         _LOG.exception("%s failed", what)
-        st.error(f"{what} failed: {type(exc).__name__}: {exc}", icon=":material/error:")
+        st.error(f"{what} failed: {type(exc).__name__}: {user_text(str(exc))}",
+                 icon=":material/error:")
 
 
 def fmt_system(name: str, role: str | None = None) -> str:

@@ -71,7 +71,7 @@ def preimport() -> None:
     from dashboard import figures  # noqa: F401, PLC0415
 
 
-def _warm(path: str | None) -> None:
+def _warm(path: str | None, testbeds: str | None = None) -> None:
     try:
         from dashboard.sources import (  # noqa: PLC0415
             campaign_key,
@@ -86,8 +86,11 @@ def _warm(path: str | None) -> None:
         from metrics.io import load  # noqa: PLC0415
         from metrics.registry import METRIC_PAIRS  # noqa: PLC0415
 
-        src = demo_source(Path(path) if path else None)
-        campaign = submit(campaign_key(src), load, src.path).result()
+        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
+
+        src = demo_source(Path(path) if path else None, testbeds)
+        campaign = submit(campaign_key(src), lambda: load(
+            src.path, testbeds=testbeds_option(src.testbeds))).result()
         if campaign.has_clusterings:
             metric_names = tuple(next(iter(METRIC_PAIRS.values())))
             scores = submit(scores_key(src, False, metric_names), evaluate, campaign,
@@ -105,13 +108,14 @@ def _warm(path: str | None) -> None:
         _LOG.debug("warm-up failed", exc_info=True)
 
 
-def start(path: str | None) -> threading.Thread:
+def start(path: str | None, testbeds: str | None = None) -> threading.Thread:
     """Import the heavy modules, then start the warm-up thread for the campaign at ``path``
-    (None: the bundled one)."""
+    (None: the bundled one) with the command line's test-bed rule."""
     try:
         preimport()
     except Exception:  # noqa: BLE001
         _LOG.debug("pre-import failed", exc_info=True)
-    th = threading.Thread(target=_warm, args=(path,), name="unanimity-warm", daemon=True)
+    th = threading.Thread(target=_warm, args=(path, testbeds), name="unanimity-warm",
+                          daemon=True)
     th.start()
     return th

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 
 import pandas as pd
 
-__all__ = ["LoadNote", "ClusteringReport", "ValidationReport"]
+__all__ = ["LoadNote", "ClusteringReport", "ValidationReport", "Coverage"]
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,47 @@ class ClusteringReport:
         return out
 
 
+@dataclass(frozen=True)
+class Coverage:
+    """How the systems of a load cover the gold, in counts of systems (one summary of a
+    :class:`ValidationReport`, read by ``unanimity info`` and the dashboard's Data page).
+
+    Missing and extra items are expected in real runs and are handled by the stated policy
+    (``docs/measures.md`` §2): they are facts, not warnings. Warnings are the loader's notes.
+
+    Attributes
+    ----------
+    systems : int
+        Systems in the report.
+    with_missing_items, with_extra_items, with_missing_topics, with_duplicate_rows, \
+with_empty_clusters : int
+        Systems with at least one of each.
+    max_missing_items, max_extra_items : int
+        The most missing / extra items of one system.
+    warnings : int
+        Loader notes (``ValidationReport.all_notes``).
+    with_missing_or_extra : int
+        Systems with missing or extra items (at least one of either).
+    """
+
+    systems: int
+    with_missing_items: int
+    with_extra_items: int
+    with_missing_topics: int
+    with_duplicate_rows: int
+    with_empty_clusters: int
+    max_missing_items: int
+    max_extra_items: int
+    warnings: int
+    with_missing_or_extra: int
+
+    @property
+    def complete(self) -> bool:
+        """Every system covers every gold item of every topic, with nothing extra or repeated."""
+        return not (self.with_missing_items or self.with_extra_items or self.with_missing_topics
+                    or self.with_duplicate_rows or self.with_empty_clusters)
+
+
 @dataclass
 class ValidationReport:
     """The report of one campaign load.
@@ -111,6 +152,24 @@ class ValidationReport:
         for rep in self.systems.values():
             out += rep.notes
         return out
+
+    def coverage(self) -> Coverage:
+        """The counts of :class:`Coverage` over the systems of this report."""
+        reps = list(self.systems.values())
+
+        def count(attr: str) -> int:
+            return sum(1 for r in reps if getattr(r, attr) > 0)
+
+        return Coverage(
+            systems=len(reps), with_missing_items=count("missing_items"),
+            with_extra_items=count("extra_items"), with_missing_topics=count("missing_topics"),
+            with_duplicate_rows=count("duplicate_rows"),
+            with_empty_clusters=count("empty_clusters"),
+            max_missing_items=max((r.missing_items for r in reps), default=0),
+            max_extra_items=max((r.extra_items for r in reps), default=0),
+            warnings=len(self.all_notes()),
+            with_missing_or_extra=sum(1 for r in reps if r.missing_items > 0 or r.extra_items > 0),
+        )
 
     def to_dataframe(self) -> pd.DataFrame:
         """One row per system with the counts a user checks first."""

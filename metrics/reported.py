@@ -24,6 +24,7 @@ Given per-system P, R and F as a paper reports them, with the paper's alpha:
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -34,6 +35,7 @@ import pandas as pd
 
 from metrics.combine import f_alpha
 from metrics.errors import CampaignFormatError, UnanimityError
+from metrics.io.text import parser_error, strict_utf8
 from metrics.tie_ranking import tie_ranking
 
 __all__ = ["ReportedCheck", "check_reported", "read_reported", "alpha_of_beta", "STATUSES"]
@@ -124,10 +126,19 @@ def read_reported(path: str | Path, metrics: tuple[str, str, str] | None = None)
     if not path.is_file():
         raise UnanimityError(f"{src}: file not found")
     sep = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
+    text = strict_utf8(src, path.read_bytes())
+    if not text.strip():
+        raise CampaignFormatError(src, "the table is empty")
     try:
-        raw = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, skipinitialspace=True)
-    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
-        raise CampaignFormatError(src, f"unreadable table: {exc}") from None
+        raw = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
+                          skipinitialspace=True)
+    except pd.errors.ParserError as exc:
+        raise parser_error(src, text, sep, exc) from None
+    except pd.errors.EmptyDataError:
+        raise CampaignFormatError(src, "the table is empty") from None
+    if not isinstance(raw.index, pd.RangeIndex):  # pandas took a longer first row's extra field
+        raise CampaignFormatError(src, f"wrong number of columns: the header has "
+                                  f"{len(raw.columns)}, this line one more", 2)
     raw.columns = [str(c).strip() for c in raw.columns]
     raw["line"] = np.arange(len(raw)) + 2
     cols = list(raw.columns[:-1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, sources, state, ui, uploads
+from dashboard import data, quality, sources, state, ui, uploads
 
 ui.header(
     "Data",
@@ -64,12 +64,14 @@ kind = ("rankings over an unlimited collection (gold + runs)" if info["ranking"]
         "score table (precomputed per-topic scores)")
 summary = c.summary()
 c1, c2, c3, c4 = st.columns(4)
-c1.metric("Systems", summary["systems"])
-c2.metric("Topics", summary["topics"])
+c1.metric("Systems", f"{summary['systems']:,}")
+c2.metric("Topics", f"{summary['topics']:,}")
 c3.metric("Gold items", f"{summary['gold_items']:,}" if info["has_clusterings"] else "\u2013")
-c4.metric("Test beds", len(summary["testbeds"]) or "none",
-          help=", ".join(f"{k}: {v} topics" for k, v in summary["testbeds"].items()) or None)
-st.caption(f"Kind: {kind} \u00b7 source: `{info['source'] or sel.source.path}`")
+c4.metric("Test beds", f"{len(summary['testbeds']):,}" if summary["testbeds"] else "none",
+          help=", ".join(f"{k}: {v:,} topics" for k, v in summary["testbeds"].items()) or None)
+# an upload is named as the user uploaded it, never by its storage folder on the server
+shown_source = uploads.user_text(str(info["source"] or sel.source.path))
+st.caption(f"Kind: {kind} \u00b7 source: `{shown_source}`")
 if not info["has_clusterings"]:
     ui.unavailable("Per-item checks",
                    "A score table has no clusterings: missing / extra items cannot be counted, and "
@@ -78,33 +80,23 @@ if not info["has_clusterings"]:
 
 st.subheader("Validation report", anchor=False)
 with ui.guard("The validation report"):
+    notes = [uploads.user_text(str(n)) for n in c.report.all_notes()]
+    cov = c.report.coverage()
     rep = c.report.to_dataframe()
-    if rep.empty:
-        st.success("Nothing to report.")
-    else:
-        flag_cols = [col for col in ("missing_items", "extra_items", "missing_topics",
-                                     "duplicate_rows", "empty_clusters") if col in rep.columns]
-        n_flagged = int((rep[flag_cols].sum(axis=1) > 0).sum()) if flag_cols else 0
-        if n_flagged:
-            st.warning(f"{n_flagged} of {len(rep)} rows have missing or extra items, missing "
-                       "topics, duplicates or empty clusters: see the highlighted columns.")
-        else:
-            st.success(f"All {len(rep)} clusterings cover every gold item of every topic; "
-                       "no duplicates, no extra items.")
-        pretty = {c: c.replace("_", " ") for c in rep.columns}
-        rep = rep.rename(columns=pretty)
-        flag_cols = [pretty[c] for c in flag_cols]
-        st.dataframe(
-            rep.style.map(lambda v: "background-color: #FBE3D6" if isinstance(v, (int, float))
-                          and v > 0 else "", subset=flag_cols),
-            hide_index=True, width="stretch", height=min(36 * len(rep) + 40, 520),
-            key="dq_report")
-        st.caption("missing items are scored under the `penalize` policy (precision 1, "
-                   "recall 0 for item-averaged metrics); extra items are ignored.")
-    notes = c.report.all_notes()
-    st.markdown(f"**Loader notes** ({len(notes)})")
+    for level, text in quality.messages(cov, info["has_clusterings"]):
+        getattr(st, level)(text, icon=quality.ICONS[level])
+    if not rep.empty:
+        st.html(quality.report_html(rep, name_width=34))
+        quiet = [c.replace("_", " ") for c in quality.quiet_columns(rep)]
+        none = (f"No system has {', '.join(quiet[:-1]) + ' or ' if len(quiet) > 1 else ''}"
+                f"{quiet[-1]} (columns not shown). " if quiet else "")
+        st.caption(none + "Hover a cut name for the full one. Missing items are scored under the "
+                   "`penalize` policy (precision 1, recall 0 for item-averaged metrics); extra "
+                   "items are ignored (docs/measures.md \u00a72).")
+    st.markdown(f"**Warnings** ({len(notes):,})")
     if notes:
-        st.code("\n".join(str(n) for n in notes[:500]) +
-                (f"\n\u2026 {len(notes) - 500} more" if len(notes) > 500 else ""), language=None)
+        st.code("\n".join(notes[:500]) +
+                (f"\n\u2026 {len(notes) - 500:,} more" if len(notes) > 500 else ""),
+                language=None)
     else:
-        st.caption("No warnings.")
+        st.caption("No warnings: the loader skipped nothing and noticed nothing.")

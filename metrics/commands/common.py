@@ -7,6 +7,7 @@ import argparse
 from metrics.campaign import MISSING_POLICIES, Campaign
 from metrics.errors import UnanimityError
 from metrics.io import FORMATS, load, load_files
+from metrics.io.testbeds import testbeds_option
 from metrics.registry import parse_metric, split_metric_list
 
 __all__ = ["add_campaign_args", "campaign_from_args", "metric_names"]
@@ -21,8 +22,9 @@ def add_campaign_args(parser: argparse.ArgumentParser, path_required: bool = Fal
     parser.add_argument("--run", metavar="FILE", action="append", default=[], dest="runs",
                         help="run file; repeat for several systems")
     parser.add_argument("--format", choices=FORMATS, help="file format (default: detected)")
-    parser.add_argument("--testbeds", metavar="REGEX",
-                        help="test bed of each topic: first group of this regex on the topic id")
+    parser.add_argument("--testbeds", metavar="REGEX|FILE",
+                        help="test bed of each topic: a topic<TAB>test bed file, or the first "
+                             "group of this regex on the topic id")
     parser.add_argument("--missing", choices=MISSING_POLICIES, default="penalize",
                         help="missing gold items in a run (default: penalize, docs/measures.md §2)")
     # token tagging campaigns (format conllu, docs/type-level.md)
@@ -39,11 +41,12 @@ def campaign_from_args(args: argparse.Namespace) -> Campaign:
             raise UnanimityError("give either PATH or --gold/--run, not both")
         if not (args.gold and args.runs):
             raise UnanimityError("--gold and --run go together")
-        return load_files(args.gold, args.runs, format=args.format, testbeds=args.testbeds,
+        return load_files(args.gold, args.runs, format=args.format,
+                          testbeds=testbeds_option(args.testbeds),
                           reader_options=_reader_options(args))
     if not args.path:
         raise UnanimityError("give a campaign PATH or --gold FILE --run FILE")
-    return load(args.path, format=args.format, testbeds=args.testbeds,
+    return load(args.path, format=args.format, testbeds=testbeds_option(args.testbeds),
                 reader_options=_reader_options(args))
 
 

@@ -1,4 +1,4 @@
-"""``unanimity dashboard [PATH] [--port N]``: open the Streamlit dashboard.
+"""``unanimity dashboard [PATH [--testbeds REGEX|FILE]] [--port N]``: open the dashboard.
 
 Without ``PATH`` the dashboard opens on the bundled RepLab 2013 campaign; with one (a campaign
 folder, a score-table file or a zip) it opens on that campaign; a comparison bundle (the folder
@@ -33,6 +33,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("path", nargs="?", metavar="PATH",
                    help="campaign folder, score-table file or zip (default: bundled RepLab "
                         "2013), or a comparison bundle (compare --out DIR), shown as stored")
+    p.add_argument("--testbeds", metavar="REGEX|FILE",
+                   help="test bed of each topic of PATH: a topic<TAB>test bed file, or the first "
+                        "group of this regex on the topic id (as for compare)")
     p.add_argument("--port", type=int, default=8501, help="port to serve on (default 8501)")
     p.add_argument("--address", default="localhost",
                    help="address to listen on (default localhost)")
@@ -58,6 +61,10 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
     ]
     if args.path:
         cmd += ["--", str(Path(args.path).resolve())]
+        testbeds = getattr(args, "testbeds", None)
+        if testbeds:
+            rule = Path(testbeds).expanduser()
+            cmd += ["--testbeds", str(rule.resolve()) if rule.is_file() else testbeds]
     return cmd
 
 
@@ -69,6 +76,12 @@ def run(args: argparse.Namespace) -> int:
 
         if is_bundle(args.path):
             open_bundle(args.path)  # refuses an edited or older bundle before serving it
+    if getattr(args, "testbeds", None):
+        if not args.path:
+            raise UnanimityError("--testbeds needs a campaign PATH")
+        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
+
+        testbeds_option(args.testbeds)  # a bad test-bed file: the error now, not in the browser
     if not app_path().is_file():  # pragma: no cover - broken install
         raise UnanimityError(f"dashboard not found at {app_path()}")
     cmd = streamlit_command(args)

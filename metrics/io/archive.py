@@ -31,7 +31,9 @@ class ZipArchive:
         try:
             self.zf = zipfile.ZipFile(data)
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
-            raise CampaignFormatError(label, f"truncated or corrupt zip file ({exc})") from None
+            raise CampaignFormatError(label, "not a valid zip archive: truncated or corrupt zip "
+                                      "(its table of contents cannot be read); make the zip "
+                                      "again") from None
         infos = self.zf.infolist()
         if len(infos) > meter.budget.members:
             raise CampaignFormatError(label, f"zip lists {len(infos)} entries; at most "
@@ -128,6 +130,10 @@ def open_root(path: str | Path, meter: Meter | None = None) -> Node:
     if not node.is_file():
         raise CampaignFormatError(p, "cannot read: not a regular file")
     if not is_zip(node):
+        if p.name.lower().endswith(".zip"):
+            raise CampaignFormatError(p, "not a valid zip archive: the file does not start like "
+                                      "a zip (a damaged download, or another kind of file "
+                                      "named .zip)")
         return node
     archive = ZipArchive(str(p), str(p), meter)
     while True:

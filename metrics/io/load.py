@@ -23,6 +23,7 @@ from metrics.io.archive import ZipNode, open_root
 from metrics.io.source import Budget, Meter, Node, as_node
 from metrics.io.text import check_encoding, strip_extensions, utf16_problem
 from metrics.io.weps import read_weps
+from metrics.io.testbeds import parse_testbeds
 from metrics.report import LoadNote
 # document organisations (docs/organisation.md)
 from metrics.io.organisation import (load_organisation_files, load_organisation_folder,
@@ -174,29 +175,7 @@ def _testbed_file(folder: Node, rel: str) -> dict[str, str]:
         raise CampaignFormatError(cfg_node, f"testbeds = {rel!r}: {exc.problem}") from None
     if node is None or not node.is_file():
         raise CampaignFormatError(cfg_node, f"testbeds = {rel!r}: no such file in the campaign")
-    out: dict[str, str] = {}
-    first_line: dict[str, int] = {}
-    data = node.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CampaignFormatError(node, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
-                                  data[: exc.start].count(b"\n") + 1) from None
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cells = line.split("\t")
-        if len(cells) != 2 or not cells[0].strip() or not cells[1].strip():
-            raise CampaignFormatError(node, "expected 2 tab-separated columns: topic, test bed", lineno)
-        topic, bed = cells[0].strip(), cells[1].strip()
-        if topic in out and out[topic] != bed:
-            raise CampaignFormatError(
-                node, f"topic {topic!r} is given test bed {out[topic]!r} (line "
-                f"{first_line[topic]}) and {bed!r}", lineno)
-        first_line.setdefault(topic, lineno)
-        out[topic] = bed
-    return out
+    return parse_testbeds(node)
 
 
 def _is_data_file(p: Node) -> bool:
@@ -217,6 +196,24 @@ def _find_gold(folder: Node) -> Node:
         raise CampaignFormatError(
             folder, f"several gold files: {', '.join(p.name for p in cands)}; keep one"
         )
+    return cands[0]
+
+
+def _score_file(folder: Node, fmt: str | None) -> Node | None:
+    """The score table of a score-table folder: ``scores.<ext>`` beside no gold (or with
+    ``format = "scores"`` in ``campaign.toml``); None for a folder of gold and runs."""
+    cands = [p for p in folder.iterdir() if p.name.startswith("scores.") and _is_data_file(p)]
+    has_gold = any(p.name == "gold" or p.name.startswith("gold.") for p in folder.iterdir())
+    if fmt not in (None, "scores") or (has_gold and fmt is None):
+        return None
+    if len(cands) > 1:
+        raise CampaignFormatError(
+            folder, f"several score tables: {', '.join(p.name for p in cands)}; keep one")
+    if not cands:
+        if fmt == "scores":
+            raise CampaignFormatError(folder, "format = \"scores\" but no scores.<ext> file "
+                                      "(a score table system, topic, metric, value)")
+        return None
     return cands[0]
 
 
@@ -272,6 +269,10 @@ def _load_folder(folder: Node, fmt: str | None, testbeds, name: str | None,
     if fmt == "trec" or (fmt is None and is_trec_folder(folder)):
         return load_trec_folder(folder, name=name or cfg.get("name"),
                                 testbed_rule=_testbed_rule(folder, cfg, testbeds))
+    table = _score_file(folder, fmt)
+    if table is not None:  # scores.<ext> (+ campaign.toml): a score table with its test beds
+        return load_score_campaign(table, name=name or cfg.get("name") or folder.name,
+                                   testbeds=_testbed_rule(folder, cfg, testbeds))
     gold_path = _find_gold(folder)
     gold_fmt = fmt or detect_format(gold_path)
     if gold_fmt == "conllu":  # token tagging: runs are aligned with the gold token by token

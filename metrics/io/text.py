@@ -19,7 +19,8 @@ from metrics.io.source import as_node
 from metrics.report import LoadNote
 
 __all__ = [
-    "read_bytes", "read_text", "read_delimited", "strip_extensions",
+    "read_bytes", "read_text", "read_delimited", "parser_error", "strict_utf8",
+    "strip_extensions",
     "check_encoding", "utf16_problem",
 ]
 
@@ -66,6 +67,16 @@ def utf16_problem(data: bytes) -> str | None:
     if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) or le or be:
         return "file is UTF-16 (or UTF-32) encoded; save it as UTF-8"
     return None
+
+
+def strict_utf8(where: object, data: bytes) -> str:
+    """``data`` decoded as UTF-8 (a byte-order mark dropped), or an error naming the first bad
+    byte and its line (files that have no Latin-1 fallback: test beds, reported tables)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CampaignFormatError(where, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                                  data[: exc.start].count(b"\n") + 1) from None
 
 
 def read_text(path: object, notes: list[LoadNote], encoding: str = "utf-8") -> str:
@@ -175,6 +186,22 @@ def _pandas_line(text: str, message: str, sep: str) -> int | None:
     return int(starts[min(record, starts.size) - 1])
 
 
+def parser_error(path: object, text: str, sep: str, exc: Exception) -> CampaignFormatError:
+    """The error to raise for a pandas parser error on ``text``: a sentence naming the file, the
+    physical line and the problem (never the parser's own wording, e.g. "EOF inside string
+    starting at row 3", which counts records from 0 and names no file)."""
+    message = str(exc)
+    saw = re.search(r"Expected (\d+) fields .* saw (\d+)", message)
+    if "EOF inside string" in message:
+        problem = "a quoted field is never closed (a \" without its pair)"
+    elif saw:
+        problem = f"wrong number of columns: expected {saw.group(1)}, found {saw.group(2)}"
+    else:
+        problem = ("cannot be read as a table (check the separator and the quotes \" of this "
+                   "line)")
+    return CampaignFormatError(path, problem, _pandas_line(text, message, sep))
+
+
 def _nth(lines: np.ndarray, i: int) -> int | None:
     return int(lines[i]) if i < lines.size else None
 
@@ -216,14 +243,7 @@ def read_delimited(
             engine="c",
         )
     except pd.errors.ParserError as exc:
-        saw = re.search(r"Expected (\d+) fields .* saw (\d+)", str(exc))
-        problem = (
-            f"wrong number of columns: expected {saw.group(1)}, found {saw.group(2)}"
-            if saw else f"cannot parse the table ({exc})"
-        )
-        if "EOF inside string" in str(exc):
-            problem = "a quoted field is never closed (a \" without its pair)"
-        raise CampaignFormatError(path, problem, _pandas_line(text, str(exc), sep)) from None
+        raise parser_error(path, text, sep, exc) from None
     except pd.errors.EmptyDataError:
         raise CampaignFormatError(path, "file is empty") from None
     if columns is None:

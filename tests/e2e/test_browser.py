@@ -103,16 +103,42 @@ def _no_exception(pg) -> None:
     assert "Traceback" not in pg.locator("[data-testid='stMain']").inner_text()
 
 
+#: True once the page shows feedback: the "Computing the view" spinner (shown by CSS while the
+#: script runs or charts are still placeholders) or a drawn chart.
+FEEDBACK = """() => {
+  if (document.querySelector('.js-plotly-plot .main-svg')) return true;
+  const e = document.querySelector('.unanimity-loading');
+  if (!e) return false;
+  const s = getComputedStyle(e);
+  return s.display !== 'none' && parseFloat(s.opacity) > 0.5;
+}"""
+
+
 def test_first_chart_within_5_seconds(page, server):
+    """Cold open (the module's first page): a spinner or a chart about 1 s after the browser's
+    connection to the server (never a blank main area), and the first chart within 5 s."""
     t0 = time.perf_counter()
-    page.goto(server["url"] + "/")
+    page.goto(server["url"] + "/", wait_until="commit")
+    # the app's part starts once Streamlit's page is up and connected to the server
+    page.locator("[data-testid='stApp'][data-test-connection-state='CONNECTED']").wait_for(
+        state="attached")
+    shell = time.perf_counter() - t0
+    page.wait_for_function(FEEDBACK, polling=50)
+    feedback = time.perf_counter() - t0
     page.locator(".js-plotly-plot .main-svg").first.wait_for()
     elapsed = time.perf_counter() - t0
-    print(f"first chart after {elapsed:.2f}s")
+    print(f"connected {shell:.2f}s, spinner or chart {feedback:.2f}s, first chart {elapsed:.2f}s")
     (OUT.parent / "timings.txt").parent.mkdir(parents=True, exist_ok=True)
     with open(OUT.parent / "timings.txt", "a") as f:
-        f.write(f"first chart after opening: {elapsed:.2f}s\n")
+        f.write(f"cold open: connected {shell:.2f}s, spinner or chart {feedback:.2f}s, "
+                f"first chart {elapsed:.2f}s\n")
+    # about 1 s: 0.4-1.0 s measured on the 2-core machine while the warm-up thread computes
+    # (docs/dashboard-in-use.md, "Cold open"); the bound leaves room for a loaded machine
+    assert feedback - shell < 1.5
     assert elapsed < 5.0
+    page.wait_for_timeout(1500)
+    assert not page.evaluate(FEEDBACK.replace("if (document.querySelector('.js-plotly-plot "
+                                              ".main-svg')) return true;", ""))  # gone after
 
 
 def test_every_page_and_screenshots(page, server):
