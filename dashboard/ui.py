@@ -34,7 +34,8 @@ def plot(fig: go.Figure, key: str, sel: Selection | None = None, filename: str |
 
 def unavailable(what: str, why: str) -> None:
     """Say why a view is unavailable (instead of failing)."""
-    st.info(f"**{what} is unavailable.** {why}", icon=":material/info:")
+    verb = "are" if what.endswith("s") and not what.endswith(("ss", "sis")) else "is"
+    st.info(f"**{what} {verb} unavailable.** {why}", icon=":material/info:")
 
 
 @contextlib.contextmanager

@@ -225,7 +225,7 @@ def test_baselines_add_systems(app):
 def test_export_page_downloads_and_report(app):
     open_page(app, "export")
     labels = [b.label for b in app.get("download_button")]
-    assert {"Per-topic scores (CSV)", "All pairs (CSV)", "LaTeX tables (.tex)"} <= set(labels)
+    assert {"Per-topic scores", "All pairs", "LaTeX tables (.tex)"} <= set(labels)
     app.button(key="build_report").click().run()
     assert_clean(app)
     assert "Download the report (HTML)" in [b.label for b in app.get("download_button")]

@@ -36,7 +36,7 @@ t = data.table(sel)
 st.subheader("CSV", anchor=False)
 c1, c2, c3 = st.columns(3)
 with c1, ui.guard("The score table"):
-    st.download_button("Per-topic scores (CSV)", t.frame.to_csv(index=False).encode(),
+    st.download_button("Per-topic scores", t.frame.to_csv(index=False).encode(),
                        file_name=f"{tag}_scores.csv", mime="text/csv", key="dl_scores",
                        icon=":material/table:", width="stretch")
     st.caption(f"`system, topic, metric, value`: {len(t.frame):,} rows.")
@@ -46,7 +46,7 @@ with ui.guard("The campaign comparison"):
 with c2, ui.guard("The pairs table"):
     if comp is not None:
         pairs = comp.to_dataframe()
-        st.download_button("All pairs (CSV)", pairs.to_csv(index=False).encode(),
+        st.download_button("All pairs", pairs.to_csv(index=False).encode(),
                            file_name=f"{tag}_pairs.csv", mime="text/csv", key="dl_pairs",
                            icon=":material/compare_arrows:", width="stretch")
         st.caption(f"UIR, counts, parametric UIR, \u0394F, crossings, tests: {len(pairs):,} "
@@ -55,11 +55,11 @@ with c3, ui.guard("The leaderboard"):
     board = data.leaderboard(sel, t)
     out = board.assign(improved_systems=board["improved_systems"].map(
         lambda v: ";".join(v) if isinstance(v, list) else ""))
-    st.download_button("Leaderboard (CSV)", out.to_csv(index=False).encode(),
+    st.download_button("Leaderboard", out.to_csv(index=False).encode(),
                        file_name=f"{tag}_alpha{sel.alpha:.2f}_leaderboard.csv", mime="text/csv",
                        key="dl_board", icon=":material/leaderboard:", width="stretch")
     st.caption(f"Ranking at \u03b1 = {sel.alpha:.2f} with reference systems.")
-    st.download_button("Tie groups (CSV)",
+    st.download_button("Tie groups",
                        data.tie_ranking(sel, t).to_csv_frame().to_csv(index=False).encode(),
                        file_name=f"{tag}_ranking.csv", mime="text/csv", key="dl_ties",
                        icon=":material/account_tree:", width="stretch",

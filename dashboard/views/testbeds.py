@@ -21,7 +21,7 @@ if len(sel.all_testbeds) < 2:
     st.stop()
 
 counts = info["testbed_counts"]
-st.markdown(" \u00b7 ".join(f"**{b}**: {n} topics" for b, n in counts.items()))
+st.markdown(" \u00b7 ".join(f"**{b}**: {n} topic{'' if n == 1 else 's'}" for b, n in counts.items()))
 if sel.bed_filter:
     st.caption("The sidebar's test-bed filter does not apply here: this view compares the beds.")
 

@@ -234,7 +234,7 @@ def test_upload_and_download(page, server, tmp_path, demo_campaign):
     page.goto(server["url"] + "/export")
     _wait_ready(page, "Export")
     with page.expect_download() as dl:
-        page.get_by_role("button", name="Per-topic scores (CSV)").click()
+        page.get_by_role("button", name="Per-topic scores").click()
     target = OUT.parent / "downloads" / dl.value.suggested_filename
     target.parent.mkdir(parents=True, exist_ok=True)
     dl.value.save_as(str(target))

@@ -89,8 +89,17 @@ def _select(pg, label: str, option: str, where: str = "[data-testid='stSidebar']
     the option."""
     box = pg.locator(f"{where} [data-testid='stSelectbox']").filter(has_text=label).first
     box.scroll_into_view_if_needed()
-    box.locator("input").click()
-    pg.get_by_role("option").first.wait_for()
+    for attempt in range(4):  # a click that lands during a rerun opens no list: click again
+        box.locator("input").click()
+        try:
+            pg.get_by_role("option").first.wait_for(timeout=8000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 3:
+                OUT.mkdir(parents=True, exist_ok=True)
+                pg.screenshot(path=str(OUT / "link_select_timeout.png"))
+                raise
+            pg.keyboard.press("Escape")
     pg.keyboard.type(option)
     pg.get_by_role("option", name=option, exact=True).first.click()
 
