@@ -52,6 +52,7 @@ def tie_groups_frame(groups: pd.DataFrame, top: int | None = None) -> pd.DataFra
     its first ``top`` rows."""
     g = groups if top is None else groups.head(top)
     return pd.DataFrame({
+        "#": range(1, len(g) + 1),  # the number that labels a system in a crowded diagram
         "Group": g["group"].to_numpy(),
         "System": g["system"].to_numpy(),
         "Ranks": [f"{lo}" if lo == hi else f"{lo}\u2013{hi}"

@@ -320,9 +320,10 @@ def test_hasse_labels_wrap_and_never_overlap_in_a_row():
     assert fig.data[1].textfont.size >= MIN_FONT
 
 
-def test_hasse_wide_group_hover_only_and_replab_like_groups_labelled():
-    # 26 long names in group 1 cannot be labelled at the reference width: hover only there;
-    # 8 names in group 3 (RepLab 2013's last group) are labelled without a collision
+def test_hasse_wide_group_numbered_and_replab_like_groups_labelled():
+    # 26 long names in group 1 cannot be labelled at the reference width: their row numbers
+    # (the # of the Leaderboard's tie-group table) instead; 8 names in group 3 (RepLab 2013's
+    # last group) are labelled without a collision
     names = [f"SVM_allfeatures_HAC_{k}%" for k in range(26)] + \
             [f"terms_jaccard_HAC_{k}%" for k in range(8)]
     group = [1] * 26 + [2] * 8
@@ -330,9 +331,20 @@ def test_hasse_wide_group_hover_only_and_replab_like_groups_labelled():
                           "block": range(34)})
     fig = R.hasse_figure(table, pd.DataFrame({"upper": [], "lower": []}))
     text = list(fig.data[1].text)
-    assert not any(text[:26]) and all(text[26:])
+    assert text[:26] == [str(k) for k in range(1, 27)]
+    assert [t.replace("<br>", "") for t in text[26:]] == names[26:]
     _assert_no_overlap(fig)
     assert "SVM_allfeatures_HAC_3%" in fig.data[1].hovertext[3]
+
+
+def test_hasse_group_too_wide_even_for_numbers_is_hover_only():
+    # 150 systems in one group: 3 px per system at the reference width, no label fits
+    names = [f"run_{k}" for k in range(150)]
+    table = pd.DataFrame({"system": names, "rank_low": 1, "rank_high": 150, "group": 1,
+                          "block": range(150)})
+    fig = R.hasse_figure(table, pd.DataFrame({"upper": [], "lower": []}))
+    assert not any(fig.data[1].text)
+    assert "run_149" in fig.data[1].hovertext[149]
 
 
 def test_label_lines_keep_the_distinguishing_end():

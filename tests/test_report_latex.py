@@ -92,7 +92,7 @@ def test_html_report_tables(result):
 
     tr = ranking_from_comparison(result)
     frame = report_html.tie_groups_frame(tr.to_dataframe(), 10)
-    assert list(frame.columns) == ["Group", "System", "Ranks", "F\u03b1", "Systems above",
+    assert list(frame.columns) == ["#", "Group", "System", "Ranks", "F\u03b1", "Systems above",
                                    "Systems below"]
     full = tr.to_dataframe()
     lo, hi = full["rank_low"].iloc[0], full["rank_high"].iloc[0]

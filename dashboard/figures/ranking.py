@@ -81,8 +81,10 @@ def _positions(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 def _labels(table: pd.DataFrame, x: np.ndarray) -> tuple[list[str], list[str], int]:
     """Text and position of each node's label, and the most lines any label uses.
 
-    Labels alternate above and below their node, so two labels on one side are two slots apart;
-    a group whose labels would still touch at ``REF_PLOT_PX`` gets none (names on hover)."""
+    Labels alternate above and below their node, so two labels on one side are two slots apart.
+    A group whose names would still touch at ``REF_PLOT_PX`` is labelled with each system's row
+    number in ``table`` (1-based, the ``#`` of the Leaderboard's tie-group table) and, when even
+    those would touch, gets none (names on hover)."""
     names = table["system"].astype(str).tolist()
     lines = [label_lines(n) for n in names]
     width = np.array([max(len(line) for line in ls) * CHAR_PX for ls in lines])
@@ -93,7 +95,15 @@ def _labels(table: pd.DataFrame, x: np.ndarray) -> tuple[list[str], list[str], i
         two_slots = 2 * REF_PLOT_PX / idx.size  # px between two labels on one side
         w = width[idx]
         if idx.size > 2 and ((w[:-2] + w[2:]) / 2 + LABEL_GAP_PX > two_slots).any():
-            continue  # the labels would touch: hover only
+            # the names would touch: the row numbers, if they fit (else hover only)
+            digits = len(str(len(names))) * CHAR_PX
+            if digits + LABEL_GAP_PX > two_slots:
+                continue
+            for k, i in enumerate(idx):
+                text[i] = str(i + 1)
+                pos[i] = "top center" if k % 2 == 0 else "bottom center"
+            most = max(most, 1)
+            continue
         for k, i in enumerate(idx):
             text[i] = "<br>".join(lines[i])
             pos[i] = "top center" if k % 2 == 0 else "bottom center"

@@ -60,27 +60,28 @@ with ui.guard("The stored ranking with tie groups"):
                f"improvement over it (UIR \u2265 {thr:.2f} and a concordant significant "
                f"improvement, {p.get('test')} test, {p.get('correction')} correction) or a chain "
                "of them leads down to it; cycles of UIR are merged into ties (docs/rankings.md).")
-    g1, g2 = st.columns([2, 3])
-    with g1:
-        gview = order.assign(interval=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                                       for lo, hi in zip(order["rank_low"], order["rank_high"])])
-        st.dataframe(gview[["group", "system", "interval", "score", "n_above", "n_below"]],
-                     key="bl_groups", hide_index=True, width="stretch",
-                     height=min(36 * len(gview) + 40, 460),
-                     column_config={
-                         "group": st.column_config.NumberColumn("Group", width=55),
-                         "system": st.column_config.TextColumn("System", width=190),
-                         "interval": st.column_config.TextColumn("Ranks", width=70),
-                         "score": st.column_config.NumberColumn("F\u03b1", format="%.3f",
-                                                                width=60),
-                         "n_above": st.column_config.NumberColumn("# above", width=65),
-                         "n_below": st.column_config.NumberColumn("# below", width=65),
-                     })
-    with g2:
-        ui.plot(hasse_figure(order, b.tables["ranking_hasse"],
-                             title="Order of robust improvements",
-                             score_label=f"F\u03b1 ({alpha:.2f})"),
-                key="bl_hasse", filename="hasse")
+    # the table above the diagram, as on the campaign's Leaderboard: the diagram's labels are
+    # laid out for the full width (dashboard/figures/ranking.py)
+    gview = order.assign(row=range(1, len(order) + 1),
+                         interval=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
+                                   for lo, hi in zip(order["rank_low"], order["rank_high"])])
+    st.dataframe(gview[["row", "group", "system", "interval", "score", "n_above", "n_below"]],
+                 key="bl_groups", hide_index=True, width="stretch",
+                 height=min(36 * len(gview) + 40, 400),
+                 column_config={
+                     "row": st.column_config.NumberColumn("#", width=40),
+                     "group": st.column_config.NumberColumn("Group", width=55),
+                     "system": st.column_config.TextColumn("System", width=230),
+                     "interval": st.column_config.TextColumn("Ranks", width=70),
+                     "score": st.column_config.NumberColumn("F\u03b1", format="%.3f", width=60),
+                     "n_above": st.column_config.NumberColumn("# above", width=65),
+                     "n_below": st.column_config.NumberColumn("# below", width=65),
+                 })
+    ui.plot(hasse_figure(order, b.tables["ranking_hasse"], title="Order of robust improvements",
+                         score_label=f"F\u03b1 ({alpha:.2f})"),
+            key="bl_hasse", filename="hasse")
+    st.caption("In a group too wide for names a number stands for the system (# in the table "
+               "above); hover for the name.")
 st.caption("The F\u03b1 curves and rank moves with \u03b1 need per-topic scores, which a bundle "
            "does not hold: open the campaign itself to see them (its path is on the **Data** "
            "page).")

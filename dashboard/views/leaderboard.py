@@ -120,12 +120,16 @@ with ui.guard("The leaderboard"):
     # the table and the diagram one above the other: full names in the table and room for the
     # diagram's labels at 1024 px
     gview = groups.assign(
+        row=range(1, len(groups) + 1),
         interval=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
                   for lo, hi in zip(groups["rank_low"], groups["rank_high"])],
-    )[["group", "system", "interval", "score", "n_above", "n_below"]]
+    )[["row", "group", "system", "interval", "score", "n_above", "n_below"]]
     st.dataframe(gview, key="lb_groups", hide_index=True, width="stretch",
                  height=min(36 * len(gview) + 40, 400),
                  column_config={
+                     "row": st.column_config.NumberColumn(
+                         "#", width=40, help="the number that labels this system in the "
+                                             "diagram below when its group is too wide for names"),
                      "group": st.column_config.NumberColumn("Group", width=55),
                      "system": st.column_config.TextColumn("System", width=230),
                      "interval": st.column_config.TextColumn(
@@ -143,8 +147,9 @@ with ui.guard("The leaderboard"):
                          score_label=f"F\u03b1 ({sel.alpha:.2f})"),
             key="lb_hasse", sel=sel, filename="hasse")
     st.caption("One row per tie group, best on top; a line joins a system to one it robustly "
-               "improves with nothing between; diamonds: systems of a merged UIR cycle. Groups "
-               "too wide to label name their systems on hover.")
+               "improves with nothing between; diamonds: systems of a merged UIR cycle. In a group "
+               "too wide for names a number stands for the system (# in the table above); "
+               "hover for the name.")
 
     st.subheader("How ranks move with \u03b1", anchor=False)
     # the controls above, the chart across the whole width: its labels need it at 1024 px
