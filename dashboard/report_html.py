@@ -36,11 +36,20 @@ def _number(v: float, floatfmt: str = "{:.3f}") -> str:
     return f"{v:.2e}" if v != 0 and abs(v) < 0.001 else floatfmt.format(v)
 
 
+def _is_p_column(name: object) -> bool:
+    """p-value columns (``p``, ``p (holm)``, ``p_raw``...): the only ones printed in scientific
+    notation when small; a small difference stays fixed-point (0.001)."""
+    s = str(name).strip().lower()
+    return s == "p" or s.startswith(("p ", "p_", "p-", "p(")) or "p-value" in s
+
+
 def _table_html(df: pd.DataFrame, max_rows: int = 60, floatfmt: str = "{:.3f}") -> str:
     shown = df.head(max_rows)
     more = len(df) - len(shown)
-    out = shown.to_html(index=False, border=0, escape=True, na_rep="\u2013",
-                        float_format=lambda v: _number(v, floatfmt))
+    fmts = {c: ((lambda v: _number(v, floatfmt)) if _is_p_column(c)
+                else (lambda v: floatfmt.format(v)))
+            for c in shown.columns if pd.api.types.is_float_dtype(shown[c])}
+    out = shown.to_html(index=False, border=0, escape=True, na_rep="\u2013", formatters=fmts)
     if more > 0:
         out += f'<p class="note">\u2026 and {more} more rows (see the CSV export).</p>'
     return out

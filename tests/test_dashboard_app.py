@@ -460,3 +460,15 @@ def test_improved_systems_are_counted_not_listed():
     top = table.iloc[0]
     assert top["n_improved"] == S - 1
     assert top["improved"].endswith(f"and {S - 1 - 3} more") and top["improved"].count(",") == 2
+
+
+def test_report_tables_print_only_p_values_in_scientific_notation():
+    import numpy as np
+    import pandas as pd
+
+    from dashboard.report_html import _table_html
+    html = _table_html(pd.DataFrame({"metric": ["a", "b"], "\u0394 mean": [0.000557, np.nan],
+                                     "p": [1.2e-7, 0.3], "p (holm)": [3.4e-5, np.nan]}))
+    assert "0.001" in html and "5.57e-04" not in html  # a small difference stays fixed-point
+    assert "1.20e-07" in html and "3.40e-05" in html and "0.300" in html
+    assert html.count("\u2013") == 2  # missing values as a dash
