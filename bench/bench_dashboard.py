@@ -24,10 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from score_examples import random_score_table  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 S, T = 150, 200
 TARGET = 2.0
@@ -41,17 +41,8 @@ DONE = """() => {
 
 
 def score_table(path: Path, systems: int = S, topics: int = T, seed: int = 7) -> Path:
-    """A score table of ``systems`` x ``topics`` on BCubed precision and recall (long names that
-    differ only at the end, as real campaigns' do)."""
-    rng = np.random.default_rng(seed)
-    base = rng.uniform(0.2, 0.8, size=(systems, 1, 2))
-    vals = np.clip(base + rng.normal(0, 0.08, size=(systems, topics, 2)), 0.01, 1.0)
-    s, t = np.meshgrid(np.arange(systems), np.arange(topics), indexing="ij")
-    frames = [pd.DataFrame({"system": [f"SVM_terms_jaccard_HAC_{i}%" for i in s.ravel()],
-                            "topic": [f"topic{j:03d}" for j in t.ravel()], "metric": m,
-                            "value": vals[:, :, k].ravel()})
-              for k, m in enumerate(("bcubed_precision", "bcubed_recall"))]
-    pd.concat(frames).to_csv(path, index=False)
+    """The seeded ``systems`` x ``topics`` BCubed score table the browser tests use too."""
+    random_score_table(systems, topics, seed=seed).to_csv(path, index=False)
     return path
 
 

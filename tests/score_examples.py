@@ -28,3 +28,23 @@ JAIR = long_table({
     "b": {"precision": [0.5, 0.7, 0.5, 0.8, 0.3, 0.7, 0.4, 0.6, 0.6, 0.3],
           "recall":    [0.4, 0.6, 0.6, 0.4, 0.5, 0.5, 0.3, 0.5, 0.4, 0.7]},
 })
+
+
+def random_score_table(systems: int, topics: int, seed: int = 7, spread: tuple = (0.2, 0.8),
+                       noise: float = 0.08, system_name: str = "SVM_terms_jaccard_HAC_{}%",
+                       topic_name: str = "topic{:03d}") -> pd.DataFrame:
+    """A seeded BCubed precision / recall score table of ``systems`` x ``topics``: each system's
+    level drawn uniformly from ``spread``, per-topic normal noise ``noise``, clipped to
+    [0.01, 1]. The default names are long and differ only at the end, as real campaigns' do.
+    Shared by the dashboard's browser tests, its AppTests and ``bench/bench_dashboard.py``."""
+    import numpy as np  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    base = rng.uniform(*spread, size=(systems, 1, 2))
+    vals = np.clip(base + rng.normal(0, noise, size=(systems, topics, 2)), 0.01, 1.0)
+    s, t = np.meshgrid(np.arange(systems), np.arange(topics), indexing="ij")
+    names = [system_name.format(i) for i in s.ravel()]
+    tops = [topic_name.format(j) for j in t.ravel()]
+    return pd.concat([pd.DataFrame({"system": names, "topic": tops, "metric": m,
+                                    "value": vals[:, :, k].ravel()})
+                      for k, m in enumerate(("bcubed_precision", "bcubed_recall"))])

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
-import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from score_examples import random_score_table  # noqa: E402
 from test_dashboard_app import APP, PAGES, TIMEOUT  # noqa: E402  (shared page map, no tests)
 
 from dashboard.figures import SCATTER_MAX_TOPICS  # noqa: E402
@@ -36,15 +35,9 @@ def _chart(at: AppTest, key: str) -> dict | None:
 
 
 def _score_csv(S: int, T: int) -> bytes:
-    rng = np.random.default_rng(11)
-    base = rng.uniform(0.3, 0.7, size=(S, 1, 2))
-    vals = np.clip(base + rng.normal(0, 0.1, size=(S, T, 2)), 0.01, 1.0)
-    s, t = np.meshgrid(np.arange(S), np.arange(T), indexing="ij")
-    frames = [pd.DataFrame({"system": [f"run_{i}" for i in s.ravel()],
-                            "topic": [f"q{j:03d}" for j in t.ravel()], "metric": m,
-                            "value": vals[:, :, k].ravel()})
-              for k, m in enumerate(("bcubed_precision", "bcubed_recall"))]
-    return pd.concat(frames).to_csv(index=False).encode()
+    table = random_score_table(S, T, seed=11, spread=(0.3, 0.7), noise=0.1,
+                               system_name="run_{}", topic_name="q{:03d}")
+    return table.to_csv(index=False).encode()
 
 
 def test_many_topics_open_on_the_difference_view_and_switch_to_the_scatter():

@@ -16,3 +16,13 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh 1400x900 browser page on the module's ``server`` (a module may define its own)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = ctx.new_page()
+    pg.set_default_timeout(90_000)
+    yield pg
+    ctx.close()

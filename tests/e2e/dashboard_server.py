@@ -1,4 +1,5 @@
-"""Start ``unanimity dashboard`` for the browser tests and wait until it listens."""
+"""Start ``unanimity dashboard`` for the browser tests and wait until it listens; wait for a page
+to be drawn and take its screenshots at the two sizes every page is looked at."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+OUT = Path(os.environ.get("UNANIMITY_TEST_OUTPUT", "test-output")) / "screenshots"
+#: The two screen sizes of every screenshot: a laptop and a projector.
+SIZES = [(1400, 900), (1024, 768)]
 
 
 def free_port() -> int:
@@ -59,3 +63,26 @@ def dashboard_server(args: list[str], port: int, log: Path, env: dict | None = N
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def ready(pg, title: str, level: int = 1) -> None:
+    """Wait for the page whose heading is ``title`` to finish its script run; fail on an
+    exception or a traceback in the main area."""
+    pg.get_by_role("heading", name=title, level=level).first.wait_for()
+    pg.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText"
+        ".includes('Running')", timeout=120_000)
+    pg.wait_for_timeout(1500)
+    assert pg.locator("[data-testid='stException']").count() == 0
+    assert "Traceback" not in pg.locator("[data-testid='stMain']").inner_text()
+
+
+def screenshots(pg, name: str) -> None:
+    """``OUT/<name>_<w>x<h>.png`` at every size of ``SIZES``; the viewport is restored after."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    for w, h in SIZES:
+        pg.set_viewport_size({"width": w, "height": h})
+        pg.wait_for_timeout(1200)
+        pg.screenshot(path=str(OUT / f"{name}_{w}x{h}.png"))
+    pg.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})

@@ -20,7 +20,9 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: shared score tables
 from dashboard_server import dashboard_server, free_port  # noqa: E402
+from score_examples import random_score_table  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
@@ -291,18 +293,7 @@ def test_leaderboard_address_opens_the_leaderboard(page, server):
 
 
 def _score_csv(path: Path, S: int, T: int) -> Path:
-    import numpy as np
-    import pandas as pd
-
-    rng = np.random.default_rng(7)
-    base = rng.uniform(0.2, 0.8, size=(S, 1, 2))
-    vals = np.clip(base + rng.normal(0, 0.08, size=(S, T, 2)), 0.01, 1.0)
-    s, t = np.meshgrid(np.arange(S), np.arange(T), indexing="ij")
-    frames = [pd.DataFrame({"system": [f"SVM_terms_jaccard_HAC_{i}%" for i in s.ravel()],
-                            "topic": [f"topic{j:03d}" for j in t.ravel()], "metric": m,
-                            "value": vals[:, :, k].ravel()})
-              for k, m in enumerate(("bcubed_precision", "bcubed_recall"))]
-    pd.concat(frames).to_csv(path, index=False)
+    random_score_table(S, T).to_csv(path, index=False)
     return path
 
 

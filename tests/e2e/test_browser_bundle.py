@@ -7,7 +7,6 @@ on ``$UNANIMITY_E2E_PORT`` or a free port.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,12 +15,12 @@ import pandas as pd
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from dashboard_server import dashboard_server, free_port, unanimity  # noqa: E402
+from dashboard_server import OUT, dashboard_server, free_port, unanimity  # noqa: E402
+from dashboard_server import ready as _ready  # noqa: E402
+from dashboard_server import screenshots as _shots  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
-OUT = Path(os.environ.get("UNANIMITY_TEST_OUTPUT", "test-output")) / "screenshots"
-SIZES = [(1400, 900), (1024, 768)]
 
 pytestmark = [
     pytest.mark.e2e,
@@ -43,35 +42,6 @@ def server(bundle):
     with dashboard_server([str(bundle)], free_port(),
                           OUT.parent / "dashboard-bundle-server.log") as url:
         yield url
-
-
-@pytest.fixture
-def page(browser, server):
-    ctx = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
-    pg = ctx.new_page()
-    pg.set_default_timeout(90_000)
-    yield pg
-    ctx.close()
-
-
-def _ready(pg, title: str) -> None:
-    pg.get_by_role("heading", name=title, level=1).first.wait_for()
-    pg.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText"
-        ".includes('Running')", timeout=120_000)
-    pg.wait_for_timeout(1500)
-    assert pg.locator("[data-testid='stException']").count() == 0
-    assert "Traceback" not in pg.locator("[data-testid='stMain']").inner_text()
-
-
-def _shots(pg, name: str) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    for w, h in SIZES:
-        pg.set_viewport_size({"width": w, "height": h})
-        pg.wait_for_timeout(1200)
-        pg.screenshot(path=str(OUT / f"{name}_{w}x{h}.png"))
-    pg.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
 
 
 def test_bundle_leaderboard_equals_the_csv(page, server, bundle):

@@ -8,7 +8,6 @@ diagram, the profile carried in the link, and the Check reported page, with scre
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from urllib.parse import quote
@@ -16,15 +15,15 @@ from urllib.parse import quote
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from dashboard_server import dashboard_server, free_port  # noqa: E402
+from dashboard_server import OUT, dashboard_server, free_port  # noqa: E402
+from dashboard_server import ready as _ready  # noqa: E402
+from dashboard_server import screenshots as _shots  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
-OUT = Path(os.environ.get("UNANIMITY_TEST_OUTPUT", "test-output")) / "screenshots"
 TREC_SMALL = ROOT / "tests" / "data" / "trec_small"
 UD = "UD English EWT, POS induction (bundled)"
 REPLAB = "RepLab 2013 (bundled)"
-SIZES = [(1400, 900), (1024, 768)]
 
 pytestmark = [
     pytest.mark.e2e,
@@ -37,26 +36,6 @@ def server():
     with dashboard_server([str(TREC_SMALL)], free_port(),
                           OUT.parent / "dashboard-campaigns-server.log") as url:
         yield url
-
-
-@pytest.fixture
-def page(browser, server):
-    ctx = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
-    pg = ctx.new_page()
-    pg.set_default_timeout(90_000)
-    yield pg
-    ctx.close()
-
-
-def _ready(pg, title: str, level: int = 1) -> None:
-    pg.get_by_role("heading", name=title, level=level).first.wait_for()
-    pg.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText"
-        ".includes('Running')", timeout=120_000)
-    pg.wait_for_timeout(1500)
-    assert pg.locator("[data-testid='stException']").count() == 0
-    assert "Traceback" not in pg.locator("[data-testid='stMain']").inner_text()
 
 
 _SIDEBAR_VALUES = ("Array.from(document.querySelectorAll("
@@ -72,15 +51,6 @@ def _sidebar_values(pg, expect: str) -> list[str]:
     except Exception:  # noqa: BLE001 - the caller's assertion says what is missing
         pass
     return pg.evaluate(f"() => {_SIDEBAR_VALUES}")
-
-
-def _shots(pg, name: str) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    for w, h in SIZES:
-        pg.set_viewport_size({"width": w, "height": h})
-        pg.wait_for_timeout(1200)
-        pg.screenshot(path=str(OUT / f"{name}_{w}x{h}.png"))
-    pg.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
 
 
 def test_type_level_page_on_ud_ewt(page, server):
