@@ -32,9 +32,9 @@ def plot(fig: go.Figure, key: str, sel: Selection | None = None, filename: str |
                            config=figures.chart_config(filename or key, fmt), **kw)
 
 
-def unavailable(what: str, why: str) -> None:
-    """Say why a view is unavailable (instead of failing)."""
-    verb = "are" if what.endswith("s") and not what.endswith(("ss", "sis")) else "is"
+def unavailable(what: str, why: str, plural: bool = False) -> None:
+    """Say why a view is unavailable (instead of failing); ``plural`` when ``what`` is."""
+    verb = "are" if plural else "is"
     st.info(f"**{what} {verb} unavailable.** {why}", icon=":material/info:")
 
 

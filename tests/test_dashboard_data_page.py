@@ -184,6 +184,10 @@ def test_score_table_zip_with_campaign_toml_has_test_beds():
     open_page(at, "testbeds")
     assert_clean(at)
     assert at.get("plotly_chart")  # the per-bed rankings and the cross-bed prediction
+    open_page(at, "data")
+    assert_clean(at)
+    assert any(i.value.startswith("**Per-item checks are unavailable.** A score table has no "
+                                  "clusterings") for i in at.info)
 
 
 def test_command_line_score_table_with_testbeds_file(tmp_path, monkeypatch):

@@ -76,7 +76,7 @@ if not info["has_clusterings"]:
     ui.unavailable("Per-item checks",
                    "A score table has no clusterings: missing / extra items cannot be counted, and "
                    "the topic drill-down and metrics other than those of the table are "
-                   "unavailable.")
+                   "unavailable.", plural=True)
 
 st.subheader("Validation report", anchor=False)
 with ui.guard("The validation report"):

@@ -28,7 +28,7 @@ with ui.guard("The papers' tables"):
 st.subheader("Random baselines over k (Moreno & Dias 2015, Table 2)", anchor=False)
 if not info["has_clusterings"] or info.get("organisation"):
     ui.unavailable("The random baselines", "They cluster the gold items at random: this campaign "
-                   "has no flat clusterings to draw them from.")
+                   "has no flat clusterings to draw them from.", plural=True)
 else:
     c1, c2 = st.columns([1, 3])
     n_runs = c1.number_input("Seeds per k", 1, 10, 10, key="pt_runs",
