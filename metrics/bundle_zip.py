@@ -36,6 +36,15 @@ def _manifest_node(archive: ZipArchive):
     return None, root
 
 
+def _read_manifest(node, label: str) -> tuple[bytes, object]:
+    """The manifest's bytes and its parsed JSON (any JSON value: the callers check the shape)."""
+    raw = node.read_bytes()
+    try:
+        return raw, json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UnanimityError(f"{label}: {MANIFEST}: unreadable manifest ({exc})") from None
+
+
 def bundle_zip_manifest(data: bytes, label: str) -> dict | None:
     """The bundle manifest of a zip, or None when the zip holds no comparison bundle.
 
@@ -49,10 +58,7 @@ def bundle_zip_manifest(data: bytes, label: str) -> dict | None:
         node, _ = _manifest_node(archive)
         if node is None:
             return None
-        try:
-            manifest = json.loads(node.read_bytes().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise UnanimityError(f"{label}: {MANIFEST}: unreadable manifest ({exc})") from None
+        _, manifest = _read_manifest(node, label)
         if not isinstance(manifest, dict) or manifest.get("format") != BUNDLE_FORMAT:
             return None
         return manifest
@@ -85,11 +91,7 @@ def unpack_bundle_zip(data: bytes, dest: str | Path, label: str) -> Bundle:
         if node is None:
             raise UnanimityError(f"{label}: no {MANIFEST} at the top of the zip: not a "
                                  "comparison bundle (`unanimity compare ... --out DIR` writes one)")
-        raw = node.read_bytes()
-        try:
-            manifest = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise UnanimityError(f"{label}: {MANIFEST}: unreadable manifest ({exc})") from None
+        raw, manifest = _read_manifest(node, label)
         files = manifest.get("files") if isinstance(manifest, dict) else None
         if not isinstance(files, dict):
             raise UnanimityError(f"{label}: {MANIFEST}: not a {BUNDLE_FORMAT} manifest")

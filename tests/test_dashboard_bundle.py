@@ -201,6 +201,14 @@ def test_zipped_bundle_unpacks_and_opens(bundle_dir, tmp_path):
     with zipfile.ZipFile(plain, "w") as z:
         z.writestr("gold.csv", "topic,item,cluster\n")
     assert bundle_zip_manifest(plain.getvalue(), "c.zip") is None
+    # a manifest that is not JSON: both routes name the zip and say so
+    broken = io.BytesIO()
+    with zipfile.ZipFile(broken, "w") as z:
+        z.writestr(MANIFEST, "{not json")
+    for read in (lambda d: bundle_zip_manifest(d, "b.zip"),
+                 lambda d: unpack_bundle_zip(d, tmp_path / "x", "b.zip")):
+        with pytest.raises(UnanimityError, match=r"^b\.zip: manifest\.json: unreadable manifest"):
+            read(broken.getvalue())
 
 
 def test_dashboard_command_refuses_a_tampered_bundle_before_serving(bundle_dir, tmp_path, capsys):
