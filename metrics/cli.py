@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from metrics.errors import UnanimityError
+from metrics.version import package_version
 
 __all__ = ["main", "COMMANDS"]
 
@@ -26,6 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate clustering campaigns and measure how robust system comparisons "
         "are to the weighting of metrics (Unanimous Improvement Ratio).",
     )
+    parser.add_argument("--version", action="version", version=_version_line(),
+                        help="print the version of Unanimity and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         module = importlib.import_module(f"metrics.commands.{name.replace('-', '_')}")
@@ -33,8 +36,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _version_line() -> str:
+    return f"unanimity {package_version()}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
+        print(_version_line())  # before the sub-commands (and numpy, pandas) are imported
+        return 0
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

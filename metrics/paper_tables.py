@@ -264,7 +264,9 @@ def paper_tables(result, table: pd.DataFrame, strict_improved: bool = False,
     ``jair_table5``, ``jair_table6``, ``weps_table2`` (correction as the comparison's),
     ``weakest_metric_top`` (the ``weakest_top`` pairs), ``improved_systems`` (strict or not at
     the comparison's threshold) and, when a ``campaign`` with clusterings is given,
-    ``random_baselines`` (k = 2..20). ``summary`` holds the counts and correlations.
+    ``random_baselines`` (k = 2..20). ``summary`` holds the counts and correlations
+    (``n_improved``: the pairs (a, s) where a improves s; ``n_improving_systems``: the systems
+    that improve at least one other).
     """
     p = result.parameters
     pairs = result.pairs
@@ -285,6 +287,8 @@ def paper_tables(result, table: pd.DataFrame, strict_improved: bool = False,
         "weakest_metric_top": {"pearson_r": top["pearson_r"], "pvalue": top["pvalue"],
                                "n": top["n"]},
         "improved_rule": ("UIR > " if strict_improved else "UIR >= ") + f"{p['threshold']:g}",
+        # pairs (a, s) with a improving s, and the systems a that improve at least one other
         "n_improved": int(imp["n_improved"].sum()),
+        "n_improving_systems": int((imp["n_improved"] > 0).sum()),
     }
     return PaperTables(tables, summary)

@@ -184,7 +184,8 @@ def run(args: argparse.Namespace) -> int:
         pts = extra_json["paper_tables"]
         w = pts["weps_table2"]
         print(f"papers' tables ({args.profile} profile): improved systems by {pts['improved_rule']}: "
-              f"{pts['n_improved']}; weakest-metric r all pairs "
+              f"{pts['n_improved']} pairs, {pts['n_improving_systems']} systems improve another; "
+              f"weakest-metric r all pairs "
               f"{_r(pts['weakest_metric_all_pairs']['pearson_r'])} (n={pts['weakest_metric_all_pairs']['n']}), "
               f"ten pairs {_r(pts['weakest_metric_top']['pearson_r'])}; WePS Table 2: "
               f"{w['reversed']} of {w['n_pairs']} pairs reverse between the two alphas")

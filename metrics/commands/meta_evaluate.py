@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from metrics.commands.compare import load_scores
@@ -63,6 +64,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "IR measures, the filtering measures and R*S, R, S (n=30, W_n=0.8), "
                         "docs/meta-evaluation.md section 3")
     p.set_defaults(run=run)
+
+
+def _why_no_strictness(undefined: list[str], reference: tuple[str, ...]) -> str:
+    """One line on why Strictness is NaN (docs/meta-evaluation.md §1: a measure is compared with
+    the reference measures other than itself)."""
+    names = ", ".join(undefined)
+    if set(undefined) <= set(reference) and len(reference) == 1:
+        return (f"strictness NaN for {names}: a reference is compared with the other references, "
+                "and --reference names no other (give two or more)")
+    return (f"strictness NaN for {names}: no reference other than the measure itself ranks two "
+            "systems on any topic")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
     n_top = int(result.ranks["topic"].nunique())
     print(f"{n_sys} systems, {n_top} topics; reference: {', '.join(result.reference)}")
     print(result.to_dataframe().to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    undefined = [r.metric for r in result.results if np.isnan(r.strictness)]
+    if undefined:
+        print(_why_no_strictness(undefined, result.reference))
     if args.constraints:
         marks = verdicts.astype(object).map(lambda v: "" if pd.isna(v) else "yes" if v else "no")
         print("formal constraints (yes = satisfied):")
