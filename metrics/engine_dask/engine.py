@@ -154,9 +154,11 @@ def local_cluster(memory_limit: str | int | None = None, n_workers: int | None =
         except (ValueError, TypeError):
             raise UnanimityError(f"memory limit {memory_limit!r} is not a size like 8GB") from None
         per_worker = max(total // n, 1)
+    # distributed's WARNING lines (a shuffle deactivated at its end, a slow event loop) are
+    # noise on a run that succeeds: only its errors reach standard error
     return LocalCluster(n_workers=n, threads_per_worker=1, processes=processes,
                         memory_limit=per_worker, dashboard_address=":0",
-                        local_directory=local_directory)
+                        local_directory=local_directory, silence_logs=logging.ERROR)
 
 
 @contextlib.contextmanager
