@@ -44,6 +44,11 @@ __all__ = ["PaperTables", "jair_table5", "jair_table6", "weps_table2", "weakest_
            "improved_systems", "random_baselines_by_k", "paper_tables", "booktabs"]
 
 _CLASS_ORDER = ("concordant", "opposite", "none", "worsening")
+#: Random baselines, bytes per campaign item: a run's membership held while its chunk is
+#: scored, and the scoring of one run (peaks of 21 and 148 measured on the bundled RepLab 2013,
+#: 67,665 items, with tracemalloc; rounded up).
+RUN_BYTES_PER_ITEM = 32
+SCORING_BYTES_PER_ITEM = 200
 
 
 def _increasing_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
@@ -98,12 +103,15 @@ def weps_table2(table: pd.DataFrame, precision: str, recall: str,
         difference), ``p_x`` (p-value after ``correction``), then ``reverses``; and the counts
         ``n_pairs, significant_<x>, reversed``.
     """
+    from metrics.analyses.comparison import require_pairs  # noqa: PLC0415 (one cost model)
+
     a1, a2 = (float(a) for a in alphas)
     table = validate_score_table(table)
     cube = score_cube(table, [precision, recall])
     P, R = cube.values[:, :, 0], cube.values[:, :, 1]
     names = [f"F_{a1:g}", f"F_{a2:g}"]
     S, T = P.shape
+    require_pairs(S, len(names), "WePS Table 2 (tests of every pair at two alphas)")
     frames = []
     for name, a in zip(names, (a1, a2)):
         frames.append(pd.DataFrame({"system": np.repeat(cube.systems, T),
@@ -190,20 +198,30 @@ def random_baselines_by_k(campaign, precision: str, recall: str, ks: Sequence[in
     from metrics.baselines import baseline_membership  # noqa: PLC0415
     from metrics.evaluate import evaluate  # noqa: PLC0415
 
+    from metrics.compute_budget import chunk_rows, require  # noqa: PLC0415
+
     ks = [int(k) for k in ks]
     if not ks or min(ks) < 1 or runs < 1:
         raise UnanimityError("random baselines need k >= 1 and at least one run")
-    extra, keys = {}, []
-    for algo in ("random", "ultra-shaped"):
-        for k in ks:
-            for r in range(runs):
-                name = f"__{algo}_k{k}_r{r}"
-                extra[name] = baseline_membership(campaign, algo, k=k, seed=seed + r)
-                keys.append((name, algo, k, r))
-    scores = evaluate(campaign.with_runs(extra), [precision, recall], missing=missing,
-                      systems=list(extra))
-    cube = score_cube(scores, [precision, recall], systems=list(extra))
-    P, R = cube.values[:, :, 0], cube.values[:, :, 1]
+    keys = [(f"__{algo}_k{k}_r{r}", algo, k, r)
+            for algo in ("random", "ultra-shaped") for k in ks for r in range(runs)]
+    # 380 runs over every item: made and scored a chunk of runs at a time, so that memory
+    # stays that of one chunk (the memberships it holds and the scoring of one run)
+    n = max(campaign.n_items, 1)
+    step = chunk_rows(RUN_BYTES_PER_ITEM * n, len(keys))
+    require("random baselines", f"{campaign.n_items:,} items",
+            SCORING_BYTES_PER_ITEM * n + RUN_BYTES_PER_ITEM * n * step)
+    P, R = [], []
+    for start in range(0, len(keys), step):
+        chunk = keys[start:start + step]
+        extra = {name: baseline_membership(campaign, algo, k=k, seed=seed + r)
+                 for name, algo, k, r in chunk}
+        scores = evaluate(campaign.with_runs(extra), [precision, recall], missing=missing,
+                          systems=list(extra))
+        cube = score_cube(scores, [precision, recall], systems=list(extra))
+        P.append(cube.values[:, :, 0])
+        R.append(cube.values[:, :, 1])
+    P, R = np.concatenate(P), np.concatenate(R)
     F = np.nanmean(f_alpha(P, R, alpha), axis=1)
     runs_df = pd.DataFrame(keys, columns=["name", "algorithm", "k", "run"])
     runs_df["f"] = F

@@ -45,6 +45,7 @@ import pandas as pd
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from metrics.compute_budget import require
 from metrics.errors import UnanimityError
 
 __all__ = ["TieRanking", "tie_ranking", "ranking_from_comparison", "RANKING_COLUMNS",
@@ -54,6 +55,9 @@ __all__ = ["TieRanking", "tie_ranking", "ranking_from_comparison", "RANKING_COLU
 RANKING_COLUMNS: tuple[str, ...] = ("system", "rank_low", "rank_high", "group")
 #: Default UIR threshold of a robust improvement (the papers' 0.25).
 DEFAULT_RANK_THRESHOLD = 0.25
+#: Working memory per cell of the S x S relations (boolean relations, the closure's float32
+#: products, the covering relation), checked against the compute budget before they exist.
+MATRIX_BYTES = 24
 
 
 @dataclass(frozen=True, eq=False)
@@ -224,6 +228,7 @@ def tie_ranking(
         systems = pd.unique(pd.concat([pairs["system_a"], pairs["system_b"]], ignore_index=True))
     names = tuple(str(s) for s in systems)
     S = len(names)
+    require("the ranking with tie groups", f"{S:,} systems", S * S * MATRIX_BYTES)
     index = pd.Index(names)
     ia = index.get_indexer(pairs["system_a"].astype(str))
     ib = index.get_indexer(pairs["system_b"].astype(str))

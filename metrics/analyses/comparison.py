@@ -122,6 +122,21 @@ class ComparisonCore:
     curve_base: CurveBase | None = None
 
 
+#: Working memory of ``compare`` per ordered pair of systems: the pairs table and what is written
+#: from it, plus the tests' rows of each UIR metric (peaks of about 2 KB a pair measured with
+#: 2 metrics at 150-1,000 systems, 30-120 topics; 0.6 KB of it the tests).
+PAIR_BYTES, PAIR_BYTES_PER_METRIC = 1400, 400
+
+
+def require_pairs(n_systems: int, n_metrics: int, what: str = "compare") -> None:
+    """Refuse a comparison of every ordered pair that would not fit the compute budget."""
+    from metrics.compute_budget import require  # noqa: PLC0415
+
+    pairs = n_systems * (n_systems - 1)
+    require(what, f"{n_systems:,} systems ({pairs:,} ordered pairs, {n_metrics} metrics)",
+            pairs * (PAIR_BYTES + PAIR_BYTES_PER_METRIC * n_metrics))
+
+
 def comparison_core(
     table: pd.DataFrame,
     precision: str,
@@ -155,6 +170,7 @@ def comparison_core(
     S = len(cube.systems)
     if S < 2:
         raise ValueError(f"compare needs at least two systems, got {S}")
+    require_pairs(S, len(uir_metrics))
     names = np.asarray(cube.systems, dtype=object)
     ucube = sub_cube(cube, uir_metrics)
     dirs = metric_directions(ucube.metrics, directions)

@@ -144,6 +144,10 @@ def run(args: argparse.Namespace) -> int:
         args.tests = args.tests or profile.test
         args.correction = args.correction or profile.correction
         campaign = campaign_from_args(args)
+        if args.random_baselines and campaign.has_clusterings:  # refused before any scoring
+            from metrics.baselines import check_campaign  # noqa: PLC0415
+
+            check_campaign(campaign, "--random-baselines")
         table, beds = _scores_of(campaign, args, metrics)
         known = set(pd.unique(table["metric"]))
         missing = [m for m in metrics if m not in known]
