@@ -33,6 +33,13 @@ Derived quantities, for S systems:
   group are never ordered (an antichain): no robust improvement, direct or by a chain,
   separates them.
 * **Hasse diagram**: the transitive reduction of the order between blocks.
+
+Cost: S x S boolean relations and float32 products (24 bytes a cell, checked against the
+compute budget before they exist, :mod:`metrics.compute_budget`); the closure by repeated
+squaring takes log2(longest chain) products of O(S^3) BLAS work, a fraction of a second at the
+systems ``compare`` allows by default. Where the relation is already transitive (unanimity on
+two averages, ``check-reported``) :mod:`metrics.comparison.rank_bounds` counts the intervals
+directly.
 """
 
 from __future__ import annotations
