@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -46,7 +45,10 @@ def installed(tmp_path_factory):
     py = venv / "bin" / "python"
     site = Path(_run([py, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"])
                 .stdout.strip())
-    (site / "zz_borrowed_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    # every site-packages folder this interpreter sees (its own, and those its .pth files add)
+    borrowed = [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages")
+                and Path(p).is_dir()]
+    (site / "zz_borrowed_dependencies.pth").write_text("\n".join(borrowed) + "\n")
     _run([sys.executable, "-m", "pip", "--python", py, "install", "--no-deps", "-q", wheel])
     away = base / "elsewhere"
     away.mkdir()
