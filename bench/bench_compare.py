@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 
 from metrics.analyses import CampaignComparison, compare, comparison_core
-from metrics.evaluate import evaluate
+from metrics.measures.scoring import evaluate
 from metrics.io import load
-from metrics.uir import uir_matrix
+from metrics.comparison.uir import uir_matrix
 from timing import best_of
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.evaluate import evaluate
+from metrics.measures.scoring import evaluate
 from metrics.io import load
-from metrics.organisation.scores import campaign_sides
-from metrics.organisation.weights import level_weights
+from metrics.measures.organisation.scores import campaign_sides
+from metrics.measures.organisation.weights import level_weights
 from timing import best_of
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -95,7 +95,7 @@ pages = [
             icon=":material/grid_on:"),
     st.Page(str(_VIEWS / "testbeds.py"), title="Test beds", url_path="testbeds",
             icon=":material/lan:"),
-    # the papers' tables (metrics/paper_tables.py) of the current selection
+    # the papers' tables (metrics/analyses/paper_tables.py) of the current selection
     st.Page(str(_VIEWS / "papers.py"), title="Papers' tables", url_path="papers",
             icon=":material/menu_book:"),
 ]

@@ -5,7 +5,7 @@ bundle's stored tables (:mod:`dashboard.bundles`; docs/rankings.md, "Bundles").
 (``?bundle=KEY``), or the command line gave one and the session has not gone back to the
 campaigns, it draws the bundle's sidebar (which bundle, its fixed settings, back to the
 campaigns), registers the bundle pages and runs the current one. A bundle that
-:func:`metrics.bundle.open_bundle` refuses (edited files, another format version) shows its
+:func:`metrics.reports.bundle.open_bundle` refuses (edited files, another format version) shows its
 message and the Data page, never a traceback.
 """
 
@@ -17,7 +17,7 @@ import streamlit as st
 
 from dashboard.bundles import BundleSource, bundle_sources, cli_bundle, open_source
 from dashboard.ui import guard
-from metrics.bundle import Bundle
+from metrics.reports.bundle import Bundle
 
 __all__ = ["show", "current", "title", "open_ui", "just_opened", "zipped", "NEEDS_CAMPAIGN",
            "PARAM", "leave", "go"]
@@ -190,7 +190,7 @@ def zipped(src: BundleSource, b: Bundle) -> bytes:
     import io  # noqa: PLC0415
     import zipfile  # noqa: PLC0415
 
-    from metrics.bundle import MANIFEST  # noqa: PLC0415
+    from metrics.reports.bundle import MANIFEST  # noqa: PLC0415
 
     folder = Path(src.path)
     top = (src.label.split(" (")[0] or "bundle").removesuffix(".zip")

@@ -36,7 +36,7 @@ __all__ = [
     "testbed_rankings", "cross_testbed", "leaderboard", "PREDICTOR_LABELS",
 ]
 
-BASELINE_NAMES = "all"  # every baseline metrics.baselines offers
+BASELINE_NAMES = "all"  # every baseline metrics.analyses.baselines offers
 
 
 # ------------------------------------------------------------------------------------------------
@@ -59,7 +59,7 @@ def _load(cid: str, path: str, runs: tuple[str, ...], beds: str | None = None):
 
 @st.cache_resource(show_spinner="Adding baselines\u2026", max_entries=8)
 def _with_baselines(cid: str, path: str, runs: tuple[str, ...], beds: str | None = None):
-    from metrics.baselines import add_baselines  # noqa: PLC0415
+    from metrics.analyses.baselines import add_baselines  # noqa: PLC0415
 
     return add_baselines(_load(cid, path, runs, beds), BASELINE_NAMES, seed=0)
 
@@ -98,10 +98,10 @@ def campaign_info(src: Source) -> dict:
 
 
 def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
-    """Metric pairs the campaign can use: ``metrics.registry.default_metric_pairs`` (the pairs
+    """Metric pairs the campaign can use: ``metrics.measures.registry.default_metric_pairs`` (the pairs
     that fit its task), or for a score-table campaign the standard pairs whose metrics are both
     in the table, else its first two metrics."""
-    from metrics.registry import METRIC_PAIRS, default_metric_pairs  # noqa: PLC0415
+    from metrics.measures.registry import METRIC_PAIRS, default_metric_pairs  # noqa: PLC0415
 
     info = campaign_info(src)
     if info["has_clusterings"]:
@@ -118,7 +118,7 @@ def metric_names(src: Source) -> list[str]:
     """Metrics a custom pair can use: every registered one that fits the campaign (type-level
     ones on token tagging campaigns, the organisation parts and the default pairs' IR measures
     on organisations), or those of the score table."""
-    from metrics.registry import available_metrics  # noqa: PLC0415
+    from metrics.measures.registry import available_metrics  # noqa: PLC0415
 
     info = campaign_info(src)
     if not info["has_clusterings"]:
@@ -138,7 +138,7 @@ def metric_names(src: Source) -> list[str]:
 @st.cache_data(show_spinner="Scoring every system on every topic\u2026", max_entries=32)
 def _evaluate(cid: str, path: str, runs: tuple[str, ...], baselines: bool,
               metric_names: tuple[str, ...], beds: str | None = None) -> pd.DataFrame:
-    from metrics.evaluate import evaluate  # noqa: PLC0415
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415
 
     src = Source("", "", path, cid, runs, beds)
     pre = warm.take(scores_key(src, baselines, metric_names))
@@ -218,7 +218,7 @@ def ranking(t: Table, alpha: float, average: str) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _curves(tkey: str, _t: pd.DataFrame, p: str, r: str, average: str) -> pd.DataFrame:
-    from metrics.combine import f_curves  # noqa: PLC0415
+    from metrics.comparison.combine import f_curves  # noqa: PLC0415
 
     return f_curves(_t, p, r, average=average)
 
@@ -236,7 +236,7 @@ def _pair_topics(tkey: str, _t: pd.DataFrame, a: str, b: str, p: str, r: str) ->
 
 
 def pair_topics(t: Table, a: str, b: str) -> pd.DataFrame:
-    """``metrics.analyses.pair_topics``: per-topic values of both systems, deltas, winner."""
+    """``metrics.analyses.per_topic``: per-topic values of both systems, deltas, winner."""
     return _pair_topics(t.key, t.frame, a, b, t.precision, t.recall)
 
 
@@ -295,14 +295,14 @@ def comparison(sel: Selection, t: Table):
 @st.cache_data(show_spinner=False, max_entries=32)
 def _tie_ranking(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
                  test: str, correction: str, average: str, _testbeds: dict | None):
-    from metrics.tie_ranking import ranking_from_comparison  # noqa: PLC0415
+    from metrics.comparison.tie_ranking import ranking_from_comparison  # noqa: PLC0415
 
     return ranking_from_comparison(_comparison(tkey, _t, p, r, alpha, threshold, test,
                                                correction, average, _testbeds))
 
 
 def tie_ranking(sel: Selection, t: Table):
-    """``metrics.tie_ranking.ranking_from_comparison`` of :func:`comparison` (cached with it,
+    """``metrics.comparison.tie_ranking.ranking_from_comparison`` of :func:`comparison` (cached with it,
     under the same key): the partial order of robust improvements, tie groups, rank intervals
     and the Hasse edges."""
     beds = _testbeds_of(sel, t)
@@ -363,7 +363,7 @@ def testbed_rankings(sel: Selection):
 @st.cache_data(show_spinner=False, max_entries=256)
 def _contingency(cid: str, path: str, runs: tuple[str, ...], baselines: bool, system: str,
                  topic: str, beds: str | None = None) -> pd.DataFrame:
-    from metrics.evaluate import contingency_table  # noqa: PLC0415
+    from metrics.measures.scoring import contingency_table  # noqa: PLC0415
 
     src = Source("", "", path, cid, runs, beds)
     return contingency_table(campaign(src, baselines), system, topic, missing="penalize")
@@ -395,12 +395,12 @@ def default_pair(sel: Selection) -> tuple[list[str], str, str]:
 def leaderboard(sel: Selection, t: Table) -> pd.DataFrame:
     """The report's systems table (ranking at alpha with reference systems and improved-system
     counts), sorted by rank, with ``f`` the campaign F_alpha. Under a profile with strict
-    improved systems (jair2011) the improved systems are ``metrics.paper_tables.improved_systems``
+    improved systems (jair2011) the improved systems are ``metrics.analyses.paper_tables.improved_systems``
     with ``UIR > threshold``."""
     result = comparison(sel, t)
     systems = result.systems.rename(columns={"f_alpha": "f"})
     if sel.strict_improved:
-        from metrics.paper_tables import improved_systems  # noqa: PLC0415
+        from metrics.analyses.paper_tables import improved_systems  # noqa: PLC0415
 
         imp = improved_systems(result.pairs, systems["system"].tolist(), sel.threshold,
                                strict=True)

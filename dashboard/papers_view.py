@@ -1,4 +1,4 @@
-"""The papers' tables on a page: what :func:`metrics.paper_tables.paper_tables` computed (for a
+"""The papers' tables on a page: what :func:`metrics.analyses.paper_tables.paper_tables` computed (for a
 campaign, cached in :mod:`dashboard.data_papers`) or a bundle stored, rendered as they are.
 Shared by the campaign page (``views/papers.py``) and the bundle page
 (``views/bundle_papers.py``)."""
@@ -12,7 +12,7 @@ import streamlit as st
 
 __all__ = ["render", "render_baselines", "SET_LABELS"]
 
-#: Row labels of JAIR Tables 5-6 (the ``set`` column of :func:`metrics.paper_tables.jair_table5`).
+#: Row labels of JAIR Tables 5-6 (the ``set`` column of :func:`metrics.analyses.paper_tables.jair_table5`).
 SET_LABELS = {"all_alpha": "F increases for every \u03b1", "other": "not for every \u03b1",
               "concordant": "concordant (significant, every metric)",
               "opposite": "opposite (significant, metrics disagree)",

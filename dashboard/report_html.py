@@ -56,7 +56,7 @@ def _table_html(df: pd.DataFrame, max_rows: int = 60, floatfmt: str = "{:.3f}") 
 
 
 def tie_groups_frame(groups: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
-    """The ranking with tie groups (:meth:`metrics.tie_ranking.TieRanking.to_dataframe`) with
+    """The ranking with tie groups (:meth:`metrics.comparison.tie_ranking.TieRanking.to_dataframe`) with
     readable headers: group, system, rank interval ("3" or "1\u20135"), F, systems above / below;
     its first ``top`` rows."""
     g = groups if top is None else groups.head(top)

@@ -9,11 +9,11 @@ import streamlit as st
 from dashboard import data, uploads
 from dashboard.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
-from metrics.baselines import BASELINES
-from metrics.profiles import PROFILES
-from metrics.registry import PAIR_DEFAULT_ALPHA
-from metrics.significance import CORRECTIONS, TESTS
-from metrics.uir import DEFAULT_THRESHOLD
+from metrics.analyses.baselines import BASELINES
+from metrics.comparison.profiles import PROFILES
+from metrics.measures.registry import PAIR_DEFAULT_ALPHA
+from metrics.comparison.significance import CORRECTIONS, TESTS
+from metrics.comparison.uir import DEFAULT_THRESHOLD
 
 __all__ = ["sidebar_ui", "campaign_ui", "metric_pair_ui", "weights_ui", "testbeds_ui",
            "averaging_ui", "tests_ui", "baselines_ui", "pair_ui", "export_ui", "profile_ui", "CUSTOM_PAIR"]
@@ -134,7 +134,7 @@ def averaging_ui(sb) -> str:
 
 
 def profile_ui(sb) -> str:
-    """The analysis profile (``metrics.profiles``): its paired test and correction become the
+    """The analysis profile (``metrics.comparison.profiles``): its paired test and correction become the
     test controls' values when it is chosen (they can still be changed), and it says whether
     improved systems need ``UIR > threshold`` (jair2011) or ``UIR >= threshold``."""
     names = list(PROFILES)

@@ -141,7 +141,7 @@ def sources() -> dict[str, Source]:
 
 
 def _is_bundle(path: Path) -> bool:
-    from metrics.bundle import is_bundle  # noqa: PLC0415
+    from metrics.reports.bundle import is_bundle  # noqa: PLC0415
 
     return path.is_dir() and is_bundle(path)
 

@@ -61,13 +61,13 @@ def preimport() -> None:
     from streamlit.web import cli  # noqa: F401, PLC0415
 
     import metrics.analyses  # noqa: F401, PLC0415
-    import metrics.baselines  # noqa: F401, PLC0415
-    import metrics.evaluate  # noqa: F401, PLC0415
+    import metrics.analyses.baselines  # noqa: F401, PLC0415
+    import metrics.measures.scoring  # noqa: F401, PLC0415
     import metrics.io  # noqa: F401, PLC0415
     import metrics.io.load  # noqa: F401, PLC0415
     import metrics.io.scoretable  # noqa: F401, PLC0415
     import metrics.io.semeval  # noqa: F401, PLC0415
-    import metrics.significance  # noqa: F401, PLC0415
+    import metrics.comparison.significance  # noqa: F401, PLC0415
     from dashboard import figures  # noqa: F401, PLC0415
 
 
@@ -82,9 +82,9 @@ def _warm(path: str | None, testbeds: str | None = None) -> None:
         )
         from dashboard.state import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415
         from metrics.analyses import comparison_core  # noqa: PLC0415
-        from metrics.evaluate import evaluate  # noqa: PLC0415
+        from metrics.measures.scoring import evaluate  # noqa: PLC0415
         from metrics.io import load  # noqa: PLC0415
-        from metrics.registry import METRIC_PAIRS  # noqa: PLC0415
+        from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415
 
         from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
 

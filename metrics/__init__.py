@@ -1,10 +1,10 @@
 """Unanimity: clustering evaluation and the robustness of system comparisons (UIR).
 
-Data flows one way: files -> :mod:`metrics.io` -> :class:`~metrics.campaign.Campaign` ->
+Data flows one way: files -> :mod:`metrics.io` -> :class:`~metrics.model.campaign.Campaign` ->
 score tables -> comparisons and analyses -> report objects -> dashboard / CLI.
 """
 
-from metrics.campaign import Campaign, Membership
+from metrics.model.campaign import Campaign, Membership
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io import load, load_files
 

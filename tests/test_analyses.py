@@ -21,8 +21,8 @@ from metrics.analyses import (
     ranking,
     threshold_curve,
 )
-from metrics.combine import campaign_f, f_curves
-from metrics.uir import uir_matrix
+from metrics.comparison.combine import campaign_f, f_curves
+from metrics.comparison.uir import uir_matrix
 from score_examples import JAIR
 
 HERE = Path(__file__).resolve().parent

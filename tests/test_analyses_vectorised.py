@@ -1,6 +1,6 @@
 """The vectorised comparison engine equals the per-pair routes it replaces, bit for bit.
 
-* :func:`metrics.combine.all_pairs_alpha` (every pair's beats-for-all-alpha and crossings at
+* :func:`metrics.comparison.combine.all_pairs_alpha` (every pair's beats-for-all-alpha and crossings at
   once, vectorised Brent) against :func:`beats_matrix` + :func:`pair_crossings` /
   :func:`micro_crossing` pair by pair, on random tables and on near-tangent, hidden-crossing,
   tied and undefined curves;
@@ -30,10 +30,10 @@ from metrics.analyses import (
     threshold_curve,
 )
 from alpha_reference import beats_matrix, micro_crossing, pair_crossings
-from metrics.alpha import _grid_bounds, _PairDiff, _roots_vec, all_pairs_alpha
-from metrics.combine import f_alpha
-from metrics.curves import Curves, curves_from_arrays
-from metrics.paired import _wilcoxon_rows
+from metrics.comparison.alpha import _grid_bounds, _PairDiff, _roots_vec, all_pairs_alpha
+from metrics.comparison.combine import f_alpha
+from metrics.comparison.curves import Curves, curves_from_arrays
+from metrics.comparison.paired import _wilcoxon_rows
 
 
 # --- helpers ---------------------------------------------------------------------------------

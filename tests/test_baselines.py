@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 import bruteforce as bf
-from metrics.baselines import BASELINES, add_baselines, baseline_membership
+from metrics.analyses.baselines import BASELINES, add_baselines, baseline_membership
 from metrics.errors import UnanimityError
-from metrics.evaluate import evaluate
+from metrics.measures.scoring import evaluate
 from metrics.io import load
 
 ROOT = Path(__file__).resolve().parents[1]

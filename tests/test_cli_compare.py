@@ -132,7 +132,7 @@ def test_cli_dispatcher_exit_code(tmp_path, capsys):
     assert err.count("\n") == 0 and "nope" in err
 
 
-@pytest.mark.skipif(importlib.util.find_spec("metrics.evaluate") is None, reason="evaluator not available")
+@pytest.mark.skipif(importlib.util.find_spec("metrics.measures.scoring") is None, reason="evaluator not available")
 def test_compare_campaign_with_clusterings(tmp_path):
     """RepLab 2013 runs scored with BCubed precision / recall, end to end."""
     if not DEMO.exists():

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from metrics.cli import main
-from metrics.evaluate import evaluate
+from metrics.measures.scoring import evaluate
 from metrics.io import load
 
 ROOT = Path(__file__).resolve().parents[1]

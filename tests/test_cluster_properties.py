@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 
 import bruteforce as bf
-from metrics.cluster.entropy import homogeneity_completeness_v_measure
-from metrics.cluster.pairs import pair_scores
-from metrics.evaluate import evaluate
-from metrics.registry import available_metrics, direction
+from metrics.measures.clustering.entropy import homogeneity_completeness_v_measure
+from metrics.measures.clustering.pairs import pair_scores
+from metrics.measures.scoring import evaluate
+from metrics.measures.registry import available_metrics, direction
 
 ALL = [m.name for m in available_metrics()]
 OVERLAP_AWARE = [m.name for m in available_metrics() if m.overlap_aware]

@@ -11,9 +11,9 @@ import pytest
 from scipy.optimize import minimize_scalar
 
 from alpha_reference import pair_crossings
-from metrics.alpha import _grid_bounds
-from metrics.curves import curves_from_arrays
-from metrics.combine import (
+from metrics.comparison.alpha import _grid_bounds
+from metrics.comparison.curves import curves_from_arrays
+from metrics.comparison.combine import (
     beats_all_alpha,
     campaign_f,
     crossings,

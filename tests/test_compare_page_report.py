@@ -19,8 +19,8 @@ from scipy import stats
 
 from dashboard import pair_view
 from metrics.analyses import compare
-from metrics.evaluate import evaluate
-from metrics.significance import pair_classes, pair_tests
+from metrics.measures.scoring import evaluate
+from metrics.comparison.significance import pair_classes, pair_tests
 
 P, R = "bcubed_precision", "bcubed_recall"
 

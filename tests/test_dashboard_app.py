@@ -311,7 +311,7 @@ def test_bad_url_parameters_fall_back_to_defaults():
 
 @pytest.fixture(scope="module")
 def score_table_csv(demo_campaign) -> bytes:
-    from metrics.evaluate import evaluate
+    from metrics.measures.scoring import evaluate
 
     table = evaluate(demo_campaign, ["bcubed_precision", "bcubed_recall", "purity",
                                      "inverse_purity"])

@@ -17,8 +17,8 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from metrics.analyses import compare  # noqa: E402
-from metrics.bundle import MANIFEST, open_bundle, write_comparison_bundle  # noqa: E402
-from metrics.paper_tables import paper_tables  # noqa: E402
+from metrics.reports.bundle import MANIFEST, open_bundle, write_comparison_bundle  # noqa: E402
+from metrics.analyses.paper_tables import paper_tables  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -168,8 +168,8 @@ def test_campaign_data_page_opens_a_bundle_by_path(monkeypatch, bundle_dir):
 
 
 def test_zipped_bundle_unpacks_and_opens(bundle_dir, tmp_path):
-    """The zip route of the Data page's uploader (metrics.bundle_zip), in one top folder."""
-    from metrics.bundle_zip import bundle_zip_manifest, unpack_bundle_zip
+    """The zip route of the Data page's uploader (metrics.reports.bundle_zip), in one top folder."""
+    from metrics.reports.bundle_zip import bundle_zip_manifest, unpack_bundle_zip
     from metrics.errors import UnanimityError
 
     buf = io.BytesIO()
@@ -277,7 +277,7 @@ def test_campaign_only_pages_say_why_and_check_reported_works(monkeypatch, bundl
 
 
 def test_downloaded_bundle_zip_reopens(monkeypatch, bundle_dir, tmp_path):
-    from metrics.bundle_zip import unpack_bundle_zip
+    from metrics.reports.bundle_zip import unpack_bundle_zip
 
     at = _app(monkeypatch, bundle_dir)
     at.run()

@@ -25,7 +25,7 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from dashboard import quality  # noqa: E402
-from metrics.report import ClusteringReport, LoadNote, ValidationReport  # noqa: E402
+from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport  # noqa: E402
 from test_dashboard_app import APP, TIMEOUT, assert_clean, open_page, upload  # noqa: E402
 
 STORAGE = re.compile(r"unanimity-uploads|session-[a-z0-9_]+|up-[0-9a-f]{16}/|/tmp/")

@@ -192,7 +192,7 @@ def test_testbed_cross_and_constraints_figures():
     fig = F.constraints_figure(cons)
     assert set(np.asarray(fig.data[0].text).ravel()) >= {"\u2713", "\u2717"}
     # column labels of the real constraint table break into short lines, so none overlap
-    from metrics.constraints import CONSTRAINTS
+    from metrics.meta.constraints import CONSTRAINTS
     real = pd.DataFrame({"metric": "purity", "constraint": list(CONSTRAINTS), "agrees": True})
     labels = list(F.constraints_figure(real).data[0].x)
     assert len(labels) == len(CONSTRAINTS)

@@ -16,7 +16,7 @@ from dashboard import figures as F
 from dashboard.figures import ranking as R
 from dashboard.figures import typelevel as TL
 from dashboard.figures.style import CHAR_PX, MIN_FONT
-from metrics.analyses.pair_topics import topic_differences
+from metrics.analyses.per_topic import topic_differences
 
 LONG = [f"SVM_terms_jaccard_HAC_{k}%" for k in (0, 10, 20, 30, 100)]
 

@@ -1,5 +1,5 @@
 """The Papers' tables page (AppTest) on the bundled RepLab 2013 campaign: it renders
-metrics.paper_tables of the page's own comparison (the values equal a direct computation from
+metrics.analyses.paper_tables of the page's own comparison (the values equal a direct computation from
 the score table), the jair2011 profile switches improved systems to the strict rule, and the
 random baselines are scored on request."""
 
@@ -15,9 +15,9 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from metrics.analyses import compare  # noqa: E402
-from metrics.evaluate import evaluate  # noqa: E402
+from metrics.measures.scoring import evaluate  # noqa: E402
 from metrics.io import load  # noqa: E402
-from metrics.paper_tables import paper_tables  # noqa: E402
+from metrics.analyses.paper_tables import paper_tables  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")

@@ -44,7 +44,7 @@ def test_not_robust_with_many_crossings():
 
 def test_sentence_follows_the_report_on_replab(demo_campaign):
     from metrics.analyses import compare
-    from metrics.evaluate import evaluate
+    from metrics.measures.scoring import evaluate
 
     table = evaluate(demo_campaign, ["bcubed_precision", "bcubed_recall"])
     comp = compare(table, "bcubed_precision", "bcubed_recall", alpha=0.5, threshold=0.25)

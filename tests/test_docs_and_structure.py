@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.registry import available_metrics
+from metrics.measures.registry import available_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURES = ROOT / "docs" / "measures.md"
@@ -131,7 +131,7 @@ def test_warm_start_publishes_under_the_dashboards_cache_keys():
         table_key,
     )
     from metrics.analyses import ComparisonCore
-    from metrics.registry import METRIC_PAIRS
+    from metrics.measures.registry import METRIC_PAIRS
 
     warm._warm(None)
     src = sources()[DEMO_KEY]

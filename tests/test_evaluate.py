@@ -10,9 +10,9 @@ import pytest
 
 import bruteforce as bf
 from metrics.errors import CampaignAlignmentError, UnanimityError
-from metrics.evaluate import contingency_table, evaluate
+from metrics.measures.scoring import contingency_table, evaluate
 from metrics.io import load
-from metrics.registry import available_metrics
+from metrics.measures.registry import available_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL = [m.name for m in available_metrics()]

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.figures.ranking import COLOR_CYCLE, COLOR_NODE, REF_PLOT_PX, hasse_figure
-from metrics.tie_ranking import tie_ranking
+from metrics.comparison.tie_ranking import tie_ranking
 
 
 def _ranking():

@@ -17,7 +17,7 @@ import pytest
 
 from metrics.cli import main
 from metrics.errors import CampaignFormatError
-from metrics.evaluate import evaluate
+from metrics.measures.scoring import evaluate
 from metrics.io import detect_format, load, load_files
 from metrics.io.trec import read_run
 

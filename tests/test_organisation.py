@@ -19,13 +19,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metrics.campaign import Campaign
+from metrics.model.campaign import Campaign
 from metrics.errors import UnanimityError
-from metrics.evaluate import evaluate
+from metrics.measures.scoring import evaluate
 from metrics.io import load
-from metrics.organisation.build import build_organisation_campaign
-from metrics.organisation.weights import level_weights, shift
-from metrics.registry import default_metric_pairs, parse_metric
+from metrics.io.organisation_build import build_organisation_campaign
+from metrics.measures.organisation.weights import level_weights, shift
+from metrics.measures.registry import default_metric_pairs, parse_metric
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"

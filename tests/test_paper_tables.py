@@ -1,4 +1,4 @@
-"""The papers' tables and the jair2011 profile (metrics/paper_tables.py, metrics/profiles.py) on
+"""The papers' tables and the jair2011 profile (metrics/analyses/paper_tables.py, metrics/comparison/profiles.py) on
 synthetic campaigns written out here, with the counts worked by hand for each convention."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from scipy import stats
 
 from metrics.analyses import compare
-from metrics.bundle import open_bundle
+from metrics.reports.bundle import open_bundle
 from metrics.cli import main
-from metrics.combine import f_alpha
+from metrics.comparison.combine import f_alpha
 from metrics.io import load
-from metrics.paper_tables import (
+from metrics.analyses.paper_tables import (
     improved_systems, jair_table5, jair_table6, random_baselines_by_k, weakest_metric_top,
     weps_table2,
 )

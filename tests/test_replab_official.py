@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metrics.evaluate import evaluate
+from metrics.measures.scoring import evaluate
 from metrics.io import load
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ import pytest
 
 from metrics.analyses import compare
 from metrics.cli import main
-from metrics.tie_ranking import ranking_from_comparison
+from metrics.comparison.tie_ranking import ranking_from_comparison
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "replab2013_official_rs.csv.gz"
 

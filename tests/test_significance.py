@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from metrics.significance import (
+from metrics.comparison.significance import (
     bootstrap_ci,
     correct_pvalues,
     pair_classes,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from metrics.meta_evaluation import meta_evaluate
+from metrics.meta.meta_evaluation import meta_evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""Token vs type rankings (metrics.typelevel.ranking), the type-level figure builders, and the
+"""Token vs type rankings (metrics.analyses.token_type_ranks), the type-level figure builders, and the
 view rendered headlessly on the bundled campaign."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 import pytest
 
 from dashboard.figures import typelevel as figs
-from metrics.typelevel.ranking import rank_comparison
+from metrics.analyses.token_type_ranks import rank_comparison
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -54,7 +54,7 @@ def f_curves_figure(
     Parameters
     ----------
     curves : DataFrame
-        Index alpha, one column per system (``metrics.combine.f_curves``).
+        Index alpha, one column per system (``metrics.comparison.combine.f_curves``).
     highlight : mapping system -> role
         ``"A"`` and ``"B"`` get the pair colours; other roles are black.
     """

@@ -56,7 +56,7 @@ def pair_curves_figure(
     curves : DataFrame
         Index alpha, columns including ``a`` and ``b``.
     crossings : sequence of float
-        Alphas where the order flips (``metrics.combine.crossings``).
+        Alphas where the order flips (``metrics.comparison.combine.crossings``).
     """
     alphas = curves.index.to_numpy(dtype=float)
     ya, yb = curves[a].to_numpy(dtype=float), curves[b].to_numpy(dtype=float)
@@ -146,7 +146,7 @@ def pair_scatter_figure(
     topics : DataFrame
         One row per topic: ``topic, a_precision, a_recall, b_precision, b_recall, winner``
         (winner in ``a, b, tied, biased``), as :func:`dashboard.data.pair_topic_frame` shapes the
-        output of ``metrics.analyses.pair_topics``.
+        output of ``metrics.analyses.per_topic``.
     """
     fig = go.Figure()
     names = {"a": f"A \u2265\u2200 B ({short(a, 20)})", "b": f"B \u2265\u2200 A ({short(b, 20)})",
@@ -280,7 +280,7 @@ def pair_differences_figure(
     Parameters
     ----------
     diffs : DataFrame
-        :func:`metrics.analyses.pair_topics.topic_differences`: ``topic, winner, position`` and
+        :func:`metrics.analyses.per_topic.topic_differences`: ``topic, winner, position`` and
         ``oriented_<metric>`` (> 0: A better on that metric), in display order (A's unanimous
         wins, tied, mixed, B's unanimous wins; each block from A's largest mean gain down).
     metrics : sequence of str
@@ -298,7 +298,7 @@ def pair_differences_figure(
 
     # the winner classes in display order (owned by metrics; imported here, not at module
     # import, so that opening the dashboard does not wait for the analyses package)
-    from metrics.analyses.pair_topics import WINNER_ORDER  # noqa: PLC0415
+    from metrics.analyses.per_topic import WINNER_ORDER  # noqa: PLC0415
 
     metrics = [str(m) for m in metrics]
     k = max(1, len(metrics))

@@ -1,8 +1,8 @@
 """Pure Plotly builder of the Hasse diagram of the ranking with tie groups
-(:mod:`metrics.tie_ranking`; docs/rankings.md).
+(:mod:`metrics.comparison.tie_ranking`; docs/rankings.md).
 
 No Streamlit and no computation of the order here: the builder draws the table and the edges
-:class:`metrics.tie_ranking.TieRanking` computed. One row of nodes per tie group (group 1 on
+:class:`metrics.comparison.tie_ranking.TieRanking` computed. One row of nodes per tie group (group 1 on
 top), systems of a group left to right in the table's order (campaign F_alpha), one line per
 covering pair (a directly above b with nothing between), systems of a merged UIR cycle marked.
 """
@@ -118,10 +118,10 @@ def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = N
     Parameters
     ----------
     table : DataFrame
-        :meth:`metrics.tie_ranking.TieRanking.to_dataframe`: ``system, rank_low, rank_high,
+        :meth:`metrics.comparison.tie_ranking.TieRanking.to_dataframe`: ``system, rank_low, rank_high,
         group, block`` and optionally ``score``; rows in display order.
     edges : DataFrame
-        :attr:`metrics.tie_ranking.TieRanking.hasse`: ``upper, lower``.
+        :attr:`metrics.comparison.tie_ranking.TieRanking.hasse`: ``upper, lower``.
     title : str, optional
     score_label : str
         Name of ``score`` in the hover text.

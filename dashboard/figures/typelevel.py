@@ -84,7 +84,7 @@ def mapping_figure(mapping: pd.DataFrame, title: str | None = None,
     Parameters
     ----------
     mapping : DataFrame
-        Rows of :func:`metrics.typelevel.campaign.type_mappings` for one system and topic
+        Rows of :func:`metrics.measures.typelevel.type_entries.type_mappings` for one system and topic
         (columns ``cluster, tag, cluster_types, cluster_tokens, shared_types``).
     value : {"cluster_types", "cluster_tokens"}
         Segment size.

@@ -1,7 +1,7 @@
 """Check reported: is a paper's F consistent with its own P and R?
 
 Paste a small table of reported precision, recall and F per system; the page reads it with
-``metrics.reported.read_reported`` and shows ``metrics.reported.check_reported`` (the same check
+``metrics.reports.reported_checks.read_reported`` and shows ``metrics.reports.reported_checks.check_reported`` (the same check
 as ``unanimity check-reported``, docs/rankings.md): per system whether F is F_alpha(P, R) at the
 stated alpha within the rounding of the reported decimals, which alphas fit, which rows are
 impossible, and whether the ranking changes with alpha or under unanimity. Nothing is computed
@@ -16,7 +16,7 @@ import streamlit as st
 
 from dashboard import ui
 from metrics.errors import UnanimityError
-from metrics.reported import alpha_of_beta, check_reported, read_reported
+from metrics.reports.reported_checks import alpha_of_beta, check_reported, read_reported
 
 EXAMPLE = """system,precision,recall,f
 ours,0.81,0.62,0.70

@@ -11,7 +11,7 @@ import streamlit as st
 from dashboard import data, figures, pair_view, report_html, state, ui
 from dashboard.figures.ranking import hasse_figure
 from metrics.analyses import verdict_sentence
-from metrics.analyses.report import LATEX_TOP
+from metrics.reports.comparison_report import LATEX_TOP
 
 REPORT_TOP = 40  # leaderboard rows and UIR-matrix systems in the HTML report (A, B always kept)
 READABLE = {"rank": "Rank", "system": "System", "f": "F\u03b1", "precision": "P",

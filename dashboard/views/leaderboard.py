@@ -7,7 +7,7 @@ import streamlit as st
 from dashboard import data, figures, state, ui
 from dashboard.figures import short
 from dashboard.figures.ranking import hasse_figure
-from metrics.baselines import BASELINES
+from metrics.analyses.baselines import BASELINES
 
 
 

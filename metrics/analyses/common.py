@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from metrics.scores import ScoreCube
+from metrics.model.score_table import ScoreCube
 
 __all__ = ["Correlation", "sub_cube", "dedupe", "pearson", "ranks", "means", "check_alpha",
            "uir_metric_list", "THRESHOLDS"]

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from metrics.analyses.common import check_alpha, means, ranks
-from metrics.curves import check_average, curves_from_arrays
-from metrics.scores import score_cube
+from metrics.comparison.curves import check_average, curves_from_arrays
+from metrics.model.score_table import score_cube
 
 __all__ = ["ranking", "rank_moves", "testbed_rankings", "TestbedRankings"]
 

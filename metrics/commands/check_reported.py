@@ -3,7 +3,7 @@
 Reads per-system precision, recall and F (a small CSV / TSV, or a score table with system-level
 rows) and prints, per system, whether F is F_alpha(P, R) at the stated alpha within reporting
 rounding, which alphas fit, impossible rows (F outside [min(P, R), max(P, R)]), and whether the
-reported ranking changes with alpha or under unanimity. See :mod:`metrics.reported` and
+reported ranking changes with alpha or under unanimity. See :mod:`metrics.reports.reported_checks` and
 docs/rankings.md.
 """
 
@@ -13,7 +13,7 @@ import argparse
 import json
 
 from metrics.errors import UnanimityError
-from metrics.reported import alpha_of_beta, check_reported, read_reported
+from metrics.reports.reported_checks import alpha_of_beta, check_reported, read_reported
 
 __all__ = ["add_parser", "run"]
 

@@ -3,14 +3,14 @@ pair of systems of a campaign (``docs/measures.md``, "The comparison report").
 
 PATH is anything ``evaluate`` reads (campaign folder, zip, ``--gold``/``--run`` files) or a score
 table (``system, topic, metric, value``). A campaign with clusterings is first scored with
-:func:`metrics.evaluate.evaluate` on the requested metrics. The first two metrics are the
+:func:`metrics.measures.scoring.evaluate` on the requested metrics. The first two metrics are the
 precision-like and recall-like pair of F_alpha; UIR and the tests use all of them.
 
 Writes into ``--out``: ``pairs.csv`` (one row per ordered pair), ``systems.csv``,
 ``threshold_curve.csv``, ``tests.csv``, ``delta_f_vs_uir.csv``, ``weakest_metric.csv``,
 ``cross_testbed.csv`` (when the campaign has test beds), ``summary.json``, ``ranking.csv`` (ranking
 with tie groups, docs/rankings.md), ``manifest.json`` (the bundle's manifest, reopened by
-:func:`metrics.bundle.open_bundle`) and, with ``--latex``, ``report.tex``. See
+:func:`metrics.reports.bundle.open_bundle`) and, with ``--latex``, ``report.tex``. See
 :class:`metrics.analyses.CampaignComparison` for the columns.
 """
 
@@ -21,17 +21,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from metrics.analyses.report import LATEX_TOP
-from metrics.bundle import write_comparison_bundle
-from metrics.commands.common import add_campaign_args, campaign_from_args, metric_names
-from metrics.curves import AVERAGES
+from metrics.reports.comparison_report import LATEX_TOP
+from metrics.reports.bundle import write_comparison_bundle
+from metrics.commands.campaign_args import add_campaign_args, campaign_from_args, metric_names
+from metrics.comparison.curves import AVERAGES
 from metrics.errors import UnanimityError
-from metrics.evaluate import evaluate
-from metrics.paper_tables import paper_tables
-from metrics.profiles import PROFILES, get_profile
-from metrics.scores import validate_score_table
-from metrics.significance import CORRECTIONS, TESTS
-from metrics.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
+from metrics.measures.scoring import evaluate
+from metrics.analyses.paper_tables import paper_tables
+from metrics.comparison.profiles import PROFILES, get_profile
+from metrics.model.score_table import validate_score_table
+from metrics.comparison.significance import CORRECTIONS, TESTS
+from metrics.comparison.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
 
 __all__ = ["add_parser", "run", "load_scores"]
 
@@ -110,7 +110,7 @@ def _scores_of(campaign, args: argparse.Namespace, metrics: list[str]) -> tuple[
 
 
 def _metric_names(text: str) -> list[str]:
-    """The metrics of ``--metrics`` (:func:`metrics.commands.common.metric_names`), at least two."""
+    """The metrics of ``--metrics`` (:func:`metrics.commands.campaign_args.metric_names`), at least two."""
     names = metric_names(text)
     if len(names) < 2:
         raise UnanimityError(f"--metrics needs at least two comma-separated metrics, got {text!r}")
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
             test=args.tests, correction=args.correction, average=args.average, tol=args.tol,
             seed=args.seed, testbeds=beds, metrics=metrics,
         )
-        # the output folder is a versioned bundle (metrics/bundle.py) with ranking.csv
+        # the output folder is a versioned bundle (metrics/reports/bundle.py) with ranking.csv
         extra, extra_tex, extra_json = {}, [], {}
         if args.paper_tables or profile.paper_tables or args.random_baselines:
             pt = paper_tables(result, table, strict_improved=profile.strict_improved,

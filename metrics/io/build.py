@@ -1,4 +1,4 @@
-"""From raw rows to a :class:`~metrics.campaign.Campaign`: coding, de-duplication, alignment.
+"""From raw rows to a :class:`~metrics.model.campaign.Campaign`: coding, de-duplication, alignment.
 
 Readers of every format produce :class:`RawClustering` objects (string columns, one row per
 (topic, item, label)); :func:`build_campaign` codes them as integers, aligns each run with the
@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 import re2
 
-from metrics.campaign import Campaign, Membership
+from metrics.model.campaign import Campaign, Membership
 from metrics.errors import CampaignFormatError, UnanimityError
-from metrics.report import ClusteringReport, LoadNote, ValidationReport
+from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
 
 __all__ = [
     "RawClustering", "build_campaign", "testbeds_from_rule", "split_by_system",

@@ -1,10 +1,10 @@
 """Token tagging campaigns: a gold CoNLL-U treebank and induced taggings aligned with it.
 
 Part-of-speech (or sense) induction is evaluated on a tagged corpus: every token has a gold tag
-and an induced cluster. This reader turns such a corpus into a :class:`~metrics.campaign.Campaign`
+and an induced cluster. This reader turns such a corpus into a :class:`~metrics.model.campaign.Campaign`
 whose items are the tokens, whose gold classes are the gold tags and whose clusters are the
 induced ones, and which also carries each token's **word type** (``Campaign.item_type``), so that
-the type-level measures of :mod:`metrics.typelevel` (Reichart, Abend and Rappoport, CoNLL 2010)
+the type-level measures of :mod:`metrics.measures.typelevel` (Reichart, Abend and Rappoport, CoNLL 2010)
 and the token-level ones work on the same campaign (``docs/type-level.md``).
 
 Files
@@ -41,12 +41,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.campaign import Campaign
+from metrics.model.campaign import Campaign
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io.build import RawClustering, build_campaign
 from metrics.io.source import as_node
 from metrics.io.text import read_text, strip_extensions
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 
 __all__ = ["ConlluOptions", "Tokens", "looks_like_conllu", "read_tokens", "load_conllu_campaign",
            "OPTION_KEYS", "OPTION_TYPES", "TOPIC_UNITS", "TAGSETS"]

@@ -9,7 +9,7 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from metrics.campaign import Campaign
+from metrics.model.campaign import Campaign
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io.build import RawClustering, build_campaign, split_by_system
 from metrics.io.long_table import looks_like_long, read_long
@@ -24,7 +24,7 @@ from metrics.io.source import Budget, Meter, Node, as_node
 from metrics.io.text import check_encoding, strip_extensions, utf16_problem
 from metrics.io.weps import read_weps
 from metrics.io.testbeds import parse_testbeds
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 # document organisations (docs/organisation.md)
 from metrics.io.organisation import (load_organisation_files, load_organisation_folder,
                                      looks_like_organisation)

@@ -19,7 +19,7 @@ from metrics.io.build import RawClustering, check_weights
 from metrics.io.parquet import number_column, read_parquet, text_column
 from metrics.io.source import Node, as_node
 from metrics.io.text import read_delimited, read_text
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 
 __all__ = ["read_long", "write_long_parquet", "LONG_COLUMNS", "looks_like_long"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from metrics.io.build import REPLAB_TESTBED_RULE, RawClustering
 from metrics.io.source import as_node
 from metrics.io.text import read_delimited, read_text
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 
 __all__ = ["read_replab", "REPLAB_COLUMNS", "REPLAB_TESTBED_RULE", "looks_like_replab"]
 

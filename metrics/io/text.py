@@ -16,7 +16,7 @@ import pandas as pd
 
 from metrics.errors import CampaignFormatError
 from metrics.io.source import as_node
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 
 __all__ = [
     "read_bytes", "read_text", "read_delimited", "parser_error", "strict_utf8",

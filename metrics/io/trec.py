@@ -28,12 +28,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from metrics.campaign import Campaign
+from metrics.model.campaign import Campaign
 from metrics.errors import CampaignFormatError
 from metrics.io.source import as_node
 from metrics.io.text import strip_extensions
-from metrics.organisation.build import build_organisation_campaign
-from metrics.report import LoadNote
+from metrics.io.organisation_build import build_organisation_campaign
+from metrics.model.validation import LoadNote
 
 __all__ = ["read_qrels", "read_run", "load_trec_folder", "load_trec_files", "looks_like_trec",
            "is_trec_folder", "trec_run_name"]

@@ -27,7 +27,7 @@ from metrics.errors import CampaignFormatError
 from metrics.io.build import RawClustering
 from metrics.io.source import Node, as_node
 from metrics.io.text import read_bytes
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 
 __all__ = ["read_weps", "weps_files", "weps_topic"]
 

@@ -208,7 +208,7 @@ def test_slider_rerender_server_time(page, server):
 
 
 def test_upload_and_download(page, server, tmp_path, demo_campaign):
-    from metrics.evaluate import evaluate
+    from metrics.measures.scoring import evaluate
 
     csv = tmp_path / "uploaded_scores.csv"
     evaluate(demo_campaign, ["bcubed_precision", "bcubed_recall"]).to_csv(csv, index=False)
