@@ -11,13 +11,16 @@ message and the Data page, never a traceback.
 
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
 
 import streamlit as st
 
+from dashboard import bundles, uploads
 from dashboard.bundles import BundleSource, bundle_sources, cli_bundle, open_source
 from dashboard.ui import guard
-from metrics.reports.bundle import Bundle
+from metrics.reports.bundle import MANIFEST, Bundle
 
 __all__ = ["show", "current", "title", "open_ui", "just_opened", "zipped", "NEEDS_CAMPAIGN",
            "PARAM", "leave", "go"]
@@ -156,7 +159,6 @@ def just_opened() -> bool:
 def open_ui(expanded: bool = False) -> None:
     """"Open a comparison bundle": a folder path on the server, or a zip upload (through
     :mod:`dashboard.uploads`); on success the dashboard shows the bundle."""
-    from dashboard import bundles, uploads  # noqa: PLC0415
 
     with st.expander("Open a comparison bundle", expanded=expanded,
                      icon=":material/inventory_2:"):
@@ -187,10 +189,7 @@ def open_ui(expanded: bool = False) -> None:
 
 def zipped(src: BundleSource, b: Bundle) -> bytes:
     """The bundle's listed files and its manifest as a zip (in one folder named after it)."""
-    import io  # noqa: PLC0415
-    import zipfile  # noqa: PLC0415
 
-    from metrics.reports.bundle import MANIFEST  # noqa: PLC0415
 
     folder = Path(src.path)
     top = (src.label.split(" (")[0] or "bundle").removesuffix(".zip")

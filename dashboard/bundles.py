@@ -21,8 +21,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard import uploads
 from dashboard.sources import cli_path, mtime_id
-from metrics.reports.bundle import Bundle, is_bundle, open_bundle
 from metrics.errors import UnanimityError
+from metrics.reports.bundle import Bundle, is_bundle, open_bundle
 
 __all__ = ["BundleSource", "CLI_BUNDLE_KEY", "cli_bundle", "bundle_sources", "register_path",
            "register_zip", "open_source", "is_bundle_zip"]
@@ -108,7 +108,7 @@ def register_path(text: str) -> BundleSource:
 
 def is_bundle_zip(name: str, data: bytes) -> bool:
     """Whether an uploaded file is a zip holding a comparison bundle's manifest."""
-    from metrics.reports.bundle_zip import bundle_zip_manifest  # noqa: PLC0415
+    from metrics.reports.bundle_zip import bundle_zip_manifest  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     if not data.startswith(b"PK"):
         return False
@@ -120,7 +120,7 @@ def is_bundle_zip(name: str, data: bytes) -> bool:
 
 def register_zip(name: str, data: bytes) -> BundleSource:
     """Store an uploaded bundle zip in this session's upload space and open it."""
-    from metrics.reports.bundle_zip import unpack_bundle_zip  # noqa: PLC0415
+    from metrics.reports.bundle_zip import unpack_bundle_zip  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     up = uploads.session_space().save([(name, data)])
     folder = up.folder / "bundle"

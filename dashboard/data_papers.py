@@ -17,7 +17,7 @@ __all__ = ["paper_tables", "random_baselines"]
 @st.cache_data(show_spinner="Computing the papers' tables\u2026", max_entries=16)
 def _paper_tables(tkey: str, _result, _t: pd.DataFrame, alpha: float, threshold: float,
                   test: str, correction: str, average: str, strict: bool):
-    from metrics.analyses.paper_tables import paper_tables as _pt  # noqa: PLC0415
+    from metrics.analyses.paper_tables import paper_tables as _pt  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return _pt(_result, _t, strict_improved=strict)
 
@@ -34,7 +34,7 @@ def paper_tables(sel: Selection, t: data.Table):
 @st.cache_data(show_spinner="Scoring random baselines for k = 2..20\u2026", max_entries=8)
 def _random_baselines(cid: str, path: str, runs: tuple[str, ...], p: str, r: str,
                       n_runs: int) -> pd.DataFrame:
-    from metrics.analyses.paper_tables import random_baselines_by_k  # noqa: PLC0415
+    from metrics.analyses.paper_tables import random_baselines_by_k  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return random_baselines_by_k(data.campaign(Source("", "", path, cid, runs)), p, r,
                                  runs=n_runs)

@@ -1,6 +1,6 @@
 """What the Compare page shows about a pair, built from the report's row only.
 
-Pure functions (no Streamlit): they turn a :class:`metrics.analyses.PairReport` into the
+Pure functions (no Streamlit): they turn a :class:`metrics.reports.pair_report.PairReport` into the
 page's summary cards, counts caption and per-metric table. The page renders their output
 as is, so a test can check, for every ordered pair, that the page says what the report says.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from metrics.analyses import PairReport
+from metrics.reports.pair_report import PairReport
 
 __all__ = ["Card", "summary_cards", "counts_caption", "tests_frame", "VERDICT_LABELS",
            "DELTA_COLUMN"]

@@ -14,7 +14,7 @@ __all__ = ["constraints", "measure_reference", "metric_infos", "MEASURES_DOC"]
 
 @st.cache_data(show_spinner="Checking the formal constraints\u2026")
 def constraints() -> pd.DataFrame:
-    from metrics.meta.constraints import check_constraints  # noqa: PLC0415
+    from metrics.meta.constraints import check_constraints  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return check_constraints()
 
@@ -39,7 +39,7 @@ def measure_reference() -> list[tuple[str, str]]:
 
 @st.cache_data(show_spinner=False)
 def metric_infos() -> pd.DataFrame:
-    from metrics.measures.registry import available_metrics  # noqa: PLC0415
+    from metrics.measures.registry import available_metrics  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     rows = [{"metric": m.name, "family": m.family,
              "direction": "higher is better" if m.direction > 0 else "lower is better",

@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> None:
             rest.remove("--testbeds")
         path = rest[0] if rest else None
     warm.start(path, testbeds)
-    from streamlit.web import cli  # noqa: PLC0415
+    from streamlit.web import cli  # noqa: PLC0415 - deferred: streamlit's CLI only when serving
 
     sys.argv = ["streamlit", *argv]
     cli.main()

@@ -11,9 +11,9 @@ from dashboard.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
 from metrics.analyses.baselines import BASELINES
 from metrics.comparison.profiles import PROFILES
-from metrics.measures.registry import PAIR_DEFAULT_ALPHA
 from metrics.comparison.significance import CORRECTIONS, TESTS
 from metrics.comparison.uir import DEFAULT_THRESHOLD
+from metrics.measures.registry import PAIR_DEFAULT_ALPHA
 
 __all__ = ["sidebar_ui", "campaign_ui", "metric_pair_ui", "weights_ui", "testbeds_ui",
            "averaging_ui", "tests_ui", "baselines_ui", "pair_ui", "export_ui", "profile_ui", "CUSTOM_PAIR"]

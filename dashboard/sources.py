@@ -18,6 +18,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import metrics
 from dashboard import uploads
+from metrics.reports.bundle import is_bundle
 
 __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "sources", "cli_path", "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
@@ -141,7 +142,6 @@ def sources() -> dict[str, Source]:
 
 
 def _is_bundle(path: Path) -> bool:
-    from metrics.reports.bundle import is_bundle  # noqa: PLC0415
 
     return path.is_dir() and is_bundle(path)
 

@@ -54,7 +54,7 @@ class Selection:
     @property
     def strict_improved(self) -> bool:
         """Improved systems need ``UIR > threshold`` (the profile's convention, e.g. jair2011)."""
-        from metrics.comparison.profiles import get_profile  # noqa: PLC0415
+        from metrics.comparison.profiles import get_profile  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
         return get_profile(self.profile).strict_improved
 

@@ -54,39 +54,38 @@ def take(key: tuple):
 def preimport() -> None:
     """Import the heavy modules (call in the main thread, before any other thread imports:
     concurrent first imports of the same module can see it half-initialised)."""
-    import plotly.graph_objects  # noqa: F401, PLC0415
-    import scipy.optimize  # noqa: F401, PLC0415
-    import scipy.stats  # noqa: F401, PLC0415
-    import streamlit  # noqa: F401, PLC0415
-    from streamlit.web import cli  # noqa: F401, PLC0415
+    import plotly.graph_objects  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import scipy.optimize  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import scipy.stats  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import streamlit  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    from streamlit.web import cli  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
 
-    import metrics.analyses  # noqa: F401, PLC0415
-    import metrics.analyses.baselines  # noqa: F401, PLC0415
-    import metrics.measures.scoring  # noqa: F401, PLC0415
-    import metrics.io  # noqa: F401, PLC0415
-    import metrics.io.load  # noqa: F401, PLC0415
-    import metrics.io.scoretable  # noqa: F401, PLC0415
-    import metrics.io.semeval  # noqa: F401, PLC0415
-    import metrics.comparison.significance  # noqa: F401, PLC0415
-    from dashboard import figures  # noqa: F401, PLC0415
+    import metrics.analyses  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.baselines  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.comparison.significance  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io.load  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io.scoretable  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io.semeval  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.measures.scoring  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    from dashboard import figures  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
 
 
 def _warm(path: str | None, testbeds: str | None = None) -> None:
     try:
-        from dashboard.sources import (  # noqa: PLC0415
+        from dashboard.sources import (  # noqa: PLC0415 - deferred: imported by the warm-up thread
             campaign_key,
             comparison_key,
             demo_source,
             scores_key,
             table_key,
         )
-        from dashboard.state import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415
-        from metrics.analyses import comparison_core  # noqa: PLC0415
-        from metrics.measures.scoring import evaluate  # noqa: PLC0415
-        from metrics.io import load  # noqa: PLC0415
-        from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415
-
-        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
+        from dashboard.state import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.io import load  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
         src = demo_source(Path(path) if path else None, testbeds)
         campaign = submit(campaign_key(src), lambda: load(

@@ -4,9 +4,9 @@ Data flows one way: files -> :mod:`metrics.io` -> :class:`~metrics.model.campaig
 score tables -> comparisons and analyses -> report objects -> dashboard / CLI.
 """
 
-from metrics.model.campaign import Campaign, Membership
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io import load, load_files
+from metrics.model.campaign import Campaign, Membership
 
 __all__ = ["Campaign", "Membership", "CampaignFormatError", "UnanimityError", "load", "load_files"]
 __version__ = "0.1.0"

@@ -6,7 +6,7 @@
   tied and undefined curves;
 * the Wilcoxon kernel (one ranking, scipy's normal approximation) against
   :func:`scipy.stats.wilcoxon` row by row;
-* ``compare`` against ``CampaignComparison.from_core(comparison_core(...))`` at several alphas
+* ``compare`` against ``comparison_at(comparison_core(...))`` at several alphas
   and thresholds from one core, the vectorised threshold curve and cross-test-bed counts against
   straightforward loops.
 """
@@ -22,13 +22,8 @@ from pandas.testing import assert_frame_equal
 from scipy import stats
 from scipy.optimize import minimize_scalar
 
-from metrics.analyses import (
-    THRESHOLDS,
-    CampaignComparison,
-    compare,
-    comparison_core,
-    threshold_curve,
-)
+from metrics.analyses import THRESHOLDS, compare, comparison_at, comparison_core, threshold_curve
+from metrics.reports.comparison_report import CampaignComparison
 from alpha_reference import beats_matrix, micro_crossing, pair_crossings
 from metrics.comparison.alpha import _grid_bounds, _PairDiff, _roots_vec, all_pairs_alpha
 from metrics.comparison.combine import f_alpha
@@ -257,7 +252,7 @@ def test_compare_equals_core_plus_alpha_step(average):
     for alpha, thr in ((0.5, 0.25), (0.0, 0.1), (1.0, 0.5), (0.37, 0.0)):
         want = compare(table, "precision", "recall", alpha=alpha, threshold=thr, average=average,
                        testbeds=beds)
-        got = CampaignComparison.from_core(core, alpha, thr)
+        got = comparison_at(core, alpha, thr)
         _assert_same_comparison(want, got)
         assert_frame_equal(got.threshold_curve, _reference_threshold_curve(got.pairs), check_exact=True)
     assert_frame_equal(core.pairs, before)  # the core is left untouched

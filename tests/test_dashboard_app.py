@@ -247,7 +247,7 @@ def test_report_numbers_use_scientific_notation_for_tiny_values():
 
 
 def test_compare_opens_with_the_verdict_sentence(app):
-    from metrics.analyses import verdict_sentence
+    from metrics.reports.pair_report import verdict_sentence
 
     open_page(app, "compare")
     assert_clean(app)

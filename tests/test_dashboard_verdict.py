@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from metrics.analyses import PairReport, verdict_sentence
+from metrics.reports.pair_report import PairReport, verdict_sentence
 
 
 def _rep(**kw) -> PairReport:

@@ -26,7 +26,7 @@ from metrics.cli import main  # noqa: E402
 from metrics.engines.dask import evaluate_dask  # noqa: E402
 from metrics.engines.dask.layout import load_in_memory  # noqa: E402
 from metrics.errors import CampaignAlignmentError, CampaignFormatError, UnanimityError  # noqa: E402
-from metrics.measures.scoring import evaluate  # noqa: E402
+from metrics.engines.evaluation import evaluate  # noqa: E402
 from metrics.io import load  # noqa: E402
 from metrics.measures.registry import available_metrics  # noqa: E402
 

@@ -1,5 +1,9 @@
 """Charts of the whole campaign: F_alpha curves, rank moves, the UIR matrix, the UIR-threshold
-curve, Delta F vs UIR, the weakest metric, the formal constraints."""
+curve, Delta F vs UIR, the weakest metric, the formal constraints.
+
+(Size: about 420 lines, one builder per campaign chart; the dashboard's restructure splits
+it.)
+"""
 
 from __future__ import annotations
 
@@ -10,22 +14,22 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.figures.style import (
-    OKABE_ITO,
     COLOR_A,
     COLOR_B,
-    COLOR_TIED,
-    COLOR_OTHER,
-    COLOR_UP,
     COLOR_DOWN,
+    COLOR_OTHER,
+    COLOR_TIED,
+    COLOR_UP,
     DIVERGING,
-    MIN_FONT,
     LABEL_FONT,
-    short,
-    layout,
-    f_label,
-    alpha_label,
-    role_color,
+    MIN_FONT,
+    OKABE_ITO,
     ROLE_DASHES,
+    alpha_label,
+    f_label,
+    layout,
+    role_color,
+    short,
 )
 
 __all__ = [

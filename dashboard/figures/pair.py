@@ -12,20 +12,18 @@ import plotly.graph_objects as go
 from dashboard.figures.style import (
     COLOR_A,
     COLOR_B,
-    COLOR_TIED,
-    COLOR_BIASED,
+    LABEL_FONT,
+    MIN_FONT,
+    SEQUENTIAL,
     WINNER_COLORS,
     WINNER_DASHES,
     WINNER_PATTERNS,
     WINNER_SYMBOLS,
-    MIN_FONT,
-    LABEL_FONT,
-    SEQUENTIAL,
-    short,
-    layout,
-    f_label,
     alpha_label,
+    f_label,
+    layout,
     role_color,
+    short,
 )
 
 __all__ = [
@@ -294,11 +292,11 @@ def pair_differences_figure(
         symbol (:data:`~dashboard.figures.style.WINNER_SYMBOLS`). The blocks are separated by
         dotted lines and named with their count above the first row.
     """
-    from plotly.subplots import make_subplots  # noqa: PLC0415
+    from plotly.subplots import make_subplots  # noqa: PLC0415 - deferred: heavy, only for this figure
 
     # the winner classes in display order (owned by metrics; imported here, not at module
     # import, so that opening the dashboard does not wait for the analyses package)
-    from metrics.analyses.per_topic import WINNER_ORDER  # noqa: PLC0415
+    from metrics.analyses.per_topic import WINNER_ORDER  # noqa: PLC0415 - deferred: heavy, only for this figure
 
     metrics = [str(m) for m in metrics]
     k = max(1, len(metrics))

@@ -7,15 +7,16 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+
 from dashboard.figures.style import (
-    COLOR_UIR,
-    COLOR_PARAM_UIR,
     COLOR_DELTA_F,
+    COLOR_PARAM_UIR,
+    COLOR_UIR,
     LABEL_FONT,
     SEQUENTIAL,
-    short,
     layout,
     role_color,
+    short,
 )
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import bundle_app, pair_view, ui
-from metrics.analyses import verdict_sentence
+from metrics.reports.pair_report import verdict_sentence
 
 _HEADERS = {"system_a": "a", "system_b": "b", "n_a_better": "# a \u2265\u2200 b",
             "n_b_better": "# b \u2265\u2200 a", "n_tied": "# tied", "n_biased": "# biased",

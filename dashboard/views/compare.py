@@ -11,7 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data, figures, pair_view, state, ui
-from metrics.analyses import topic_differences, verdict_sentence
+from metrics.analyses import topic_differences
+from metrics.reports.pair_report import verdict_sentence
 
 sel = state.selection()
 a, b = sel.a, sel.b

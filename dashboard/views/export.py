@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from dashboard import data, figures, pair_view, report_html, state, ui
 from dashboard.figures.ranking import hasse_figure
-from metrics.analyses import verdict_sentence
-from metrics.reports.comparison_report import LATEX_TOP
+from metrics.reports.latex import LATEX_TOP
+from metrics.reports.pair_report import verdict_sentence
 
 REPORT_TOP = 40  # leaderboard rows and UIR-matrix systems in the HTML report (A, B always kept)
 READABLE = {"rank": "Rank", "system": "System", "f": "F\u03b1", "precision": "P",

@@ -10,7 +10,6 @@ from dashboard.figures.ranking import hasse_figure
 from metrics.analyses.baselines import BASELINES
 
 
-
 def _improved(v, shown: int = 3) -> str:
     """The first few improved systems and a count of the rest (not a 140-name list)."""
     if not isinstance(v, list) or not v:

@@ -36,9 +36,12 @@ if TYPE_CHECKING:
     from metrics.analyses.per_topic import pair_topics, topic_differences
     from metrics.analyses.rankings import TestbedRankings, rank_moves, ranking, testbed_rankings
     from metrics.analyses.threshold import threshold_curve
-    from metrics.reports.comparison_report import CampaignComparison
-    from metrics.reports.pair_report import MetricVerdict, PairReport, pair_report, verdict_sentence
 
+__all__ = [
+    "PREDICTORS", "THRESHOLDS", "ComparisonCore", "Correlation", "TestbedRankings", "compare",
+    "comparison_at", "comparison_core", "cross_testbed_prediction", "pair_topics", "rank_moves",
+    "ranking", "testbed_rankings", "threshold_curve", "topic_differences",
+]
 _WHERE = {
     **dict.fromkeys(["ComparisonCore", "compare", "comparison_at", "comparison_core"],
                     "metrics.analyses.campaign_comparison"),
@@ -48,9 +51,5 @@ _WHERE = {
     **dict.fromkeys(["TestbedRankings", "rank_moves", "ranking", "testbed_rankings"],
                     "metrics.analyses.rankings"),
     "threshold_curve": "metrics.analyses.threshold",
-    "CampaignComparison": "metrics.reports.comparison_report",
-    **dict.fromkeys(["MetricVerdict", "PairReport", "pair_report", "verdict_sentence"],
-                    "metrics.reports.pair_report"),
 }
-__all__ = sorted(_WHERE)
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE)

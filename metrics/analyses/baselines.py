@@ -23,8 +23,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.model.campaign import Campaign, Membership
 from metrics.errors import UnanimityError
+from metrics.model.campaign import Campaign, Membership
 
 __all__ = ["BASELINES", "add_baselines", "baseline_membership"]
 

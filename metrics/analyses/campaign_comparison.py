@@ -37,7 +37,6 @@ from metrics.analyses.common import (
     sub_cube,
     uir_metric_list,
 )
-from metrics.reports.comparison_report import CampaignComparison
 from metrics.analyses.cross_testbed import BedsCore, beds_core, beds_frame
 from metrics.analyses.threshold import (
     CurveBase,
@@ -49,7 +48,6 @@ from metrics.analyses.threshold import (
 from metrics.comparison.alpha import all_pairs_alpha
 from metrics.comparison.curves import Curves, check_average, curves_from_arrays
 from metrics.comparison.parametric import parametric_matrix
-from metrics.model.score_table import metric_directions, score_cube, validate_score_table
 from metrics.comparison.significance import (
     CORRECTIONS,
     DEFAULT_LEVEL,
@@ -66,6 +64,8 @@ from metrics.comparison.uir import (
     reference_systems,
     uir_matrix_cube,
 )
+from metrics.model.score_table import metric_directions, score_cube, validate_score_table
+from metrics.reports.comparison_report import CampaignComparison
 
 __all__ = ["ComparisonCore", "comparison_core", "comparison_at", "compare"]
 
@@ -78,11 +78,11 @@ class ComparisonCore:
     the paired tests and pair classes, "beats for every alpha" and the crossing points of every
     pair (vectorised, :func:`metrics.comparison.combine.all_pairs_alpha`), the per-metric mean differences,
     the weakest-metric analysis, the per-system precision / recall means and the alpha-free part
-    of the cross-test-bed prediction. :meth:`CampaignComparison.from_core` adds the cheap part
+    of the cross-test-bed prediction. :func:`comparison_at` adds the cheap part
     that depends on ``alpha`` (campaign F, Delta F, ranks, the "F_alpha(a) < F_alpha(b) although
     UIR > 0" series, the Delta F predictor) and on ``threshold`` (reference and improved
-    systems). ``compare(...)`` is exactly ``CampaignComparison.from_core(comparison_core(...),
-    alpha, threshold)``; a dashboard caches the core and redoes only ``from_core`` when alpha or
+    systems). ``compare(...)`` is exactly ``comparison_at(comparison_core(...),
+    alpha, threshold)``; a dashboard caches the core and redoes only ``comparison_at`` when alpha or
     the threshold moves. Treat it as read-only.
 
     Attributes
@@ -92,10 +92,10 @@ class ComparisonCore:
         average, tol, seed, level, n_resamples, n_systems, n_topics, testbeds``).
     systems : tuple of str
     uir_metrics : tuple of str
-    curves : campaign F_alpha curves of the systems (alpha -> F in :meth:`from_core`).
+    curves : campaign F_alpha curves of the systems (alpha -> F in :func:`comparison_at`).
     pairs : DataFrame
         The ordered pairs with every alpha-free column of :attr:`CampaignComparison.pairs`
-        (``f_a, f_b, delta_f`` are added by :meth:`CampaignComparison.from_core`).
+        (``f_a, f_b, delta_f`` are added by :func:`comparison_at`).
     ia, ib : ndarray
         System indices of ``pairs``' rows.
     uir : UIRMatrix
@@ -258,8 +258,9 @@ def comparison_core(
 
 def comparison_at(core: ComparisonCore, alpha: float = 0.5,
                   threshold: float = DEFAULT_THRESHOLD) -> CampaignComparison:
-    """The cheap alpha / threshold step on a :class:`ComparisonCore`
-    (:meth:`CampaignComparison.from_core`)."""
+    """The cheap alpha / threshold step on a :class:`ComparisonCore`: campaign F, Delta F, ranks,
+    reference and improved systems, the threshold curve, Delta F vs UIR and the alpha-dependent
+    cross-test-bed counts. The core is not modified."""
     alpha = check_alpha(alpha)
     threshold = float(threshold)
     names = np.asarray(core.systems, dtype=object)
@@ -340,10 +341,10 @@ def compare(
     """Compare every pair of systems of a campaign (JAIR 2011 §4-§7; ``docs/measures.md``,
     "The comparison report").
 
-    Equivalent to ``CampaignComparison.from_core(comparison_core(table, precision, recall,
+    Equivalent to ``comparison_at(comparison_core(table, precision, recall,
     test=..., ...), alpha, threshold)``: the expensive, alpha-free work is
     :func:`comparison_core`; a caller that varies ``alpha`` or ``threshold`` (the dashboard)
-    keeps the core and calls :meth:`CampaignComparison.from_core` only.
+    keeps the core and calls :func:`comparison_at` only.
 
     Parameters
     ----------

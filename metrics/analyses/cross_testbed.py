@@ -17,8 +17,8 @@ import pandas as pd
 from metrics.analyses.common import THRESHOLDS, dedupe, sub_cube, uir_metric_list
 from metrics.comparison.curves import check_average, curves_from_arrays
 from metrics.comparison.parametric import parametric_matrix
-from metrics.model.score_table import ScoreCube, metric_directions, score_cube
 from metrics.comparison.uir import DEFAULT_TOL, check_tol, uir_matrix_cube
+from metrics.model.score_table import ScoreCube, metric_directions, score_cube
 
 __all__ = ["cross_testbed_prediction", "beds_core", "beds_frame", "BedsCore", "PREDICTORS"]
 

@@ -35,10 +35,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from metrics.analyses.baselines import baseline_membership
 from metrics.comparison.combine import f_alpha
-from metrics.errors import UnanimityError
-from metrics.model.score_table import score_cube, validate_score_table
 from metrics.comparison.significance import pair_tests
+from metrics.errors import UnanimityError
+from metrics.measures.scoring import evaluate
+from metrics.model.score_table import score_cube, validate_score_table
+from metrics.reports.latex import latex_escape
 
 __all__ = ["PaperTables", "jair_table5", "jair_table6", "weps_table2", "weakest_metric_top",
            "improved_systems", "random_baselines_by_k", "paper_tables", "booktabs"]
@@ -187,8 +190,6 @@ def random_baselines_by_k(campaign, precision: str, recall: str, ks: Sequence[in
         ``algorithm, k, f_mean, f_sd`` (over runs), ``precision, recall`` (means over runs and
         topics); then one row per algorithm with ``k = "2-20"`` (the range given): the means over k.
     """
-    from metrics.analyses.baselines import baseline_membership  # noqa: PLC0415
-    from metrics.measures.scoring import evaluate  # noqa: PLC0415
 
     ks = [int(k) for k in ks]
     if not ks or min(ks) < 1 or runs < 1:
@@ -237,7 +238,6 @@ class PaperTables:
 
 def booktabs(df: pd.DataFrame, caption: str, digits: int = 3) -> str:
     """A small booktabs table of a data frame (numbers with ``digits`` decimals)."""
-    from metrics.reports.comparison_report import latex_escape  # noqa: PLC0415 (one escaping rule)
 
     cols = list(df.columns)
     align = "".join("r" if pd.api.types.is_numeric_dtype(df[c]) else "l" for c in cols)
@@ -259,7 +259,7 @@ def booktabs(df: pd.DataFrame, caption: str, digits: int = 3) -> str:
 def paper_tables(result, table: pd.DataFrame, strict_improved: bool = False,
                  weakest_top: int = 10, weps_alphas: tuple[float, float] = (0.5, 0.2),
                  campaign=None, baseline_runs: int = 10, baseline_alpha: float = 0.9) -> PaperTables:
-    """All the papers' tables of a :class:`metrics.analyses.CampaignComparison` of ``table``.
+    """All the papers' tables of a :class:`metrics.reports.comparison_report.CampaignComparison` of ``table``.
 
     ``jair_table5``, ``jair_table6``, ``weps_table2`` (correction as the comparison's),
     ``weakest_metric_top`` (the ``weakest_top`` pairs), ``improved_systems`` (strict or not at

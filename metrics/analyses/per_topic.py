@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from metrics.model.score_table import metric_directions, score_cube
 from metrics.comparison.uir import DEFAULT_TOL, check_tol
+from metrics.model.score_table import metric_directions, score_cube
 
 __all__ = ["pair_topics", "topic_differences", "WINNER_ORDER"]
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from metrics.model.campaign import MISSING_POLICIES, Campaign
 from metrics.errors import UnanimityError
 from metrics.io import FORMATS, load, load_files
 from metrics.io.testbeds import testbeds_option
 from metrics.measures.registry import parse_metric, split_metric_list
+from metrics.model.campaign import MISSING_POLICIES, Campaign
 
 __all__ = ["add_campaign_args", "campaign_from_args", "metric_names"]
 

@@ -11,7 +11,7 @@ Writes into ``--out``: ``pairs.csv`` (one row per ordered pair), ``systems.csv``
 ``cross_testbed.csv`` (when the campaign has test beds), ``summary.json``, ``ranking.csv`` (ranking
 with tie groups, docs/rankings.md), ``manifest.json`` (the bundle's manifest, reopened by
 :func:`metrics.reports.bundle.open_bundle`) and, with ``--latex``, ``report.tex``. See
-:class:`metrics.analyses.CampaignComparison` for the columns.
+:class:`metrics.reports.comparison_report.CampaignComparison` for the columns.
 """
 
 from __future__ import annotations
@@ -21,17 +21,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from metrics.reports.comparison_report import LATEX_TOP
-from metrics.reports.bundle import write_comparison_bundle
+from metrics.analyses.paper_tables import paper_tables
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args, metric_names
 from metrics.comparison.curves import AVERAGES
-from metrics.errors import UnanimityError
-from metrics.measures.scoring import evaluate
-from metrics.analyses.paper_tables import paper_tables
 from metrics.comparison.profiles import PROFILES, get_profile
-from metrics.model.score_table import validate_score_table
 from metrics.comparison.significance import CORRECTIONS, TESTS
 from metrics.comparison.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
+from metrics.errors import UnanimityError
+from metrics.measures.scoring import evaluate
+from metrics.model.score_table import validate_score_table
+from metrics.reports.bundle import write_comparison_bundle
+from metrics.reports.latex import LATEX_TOP
 
 __all__ = ["add_parser", "run", "load_scores"]
 
@@ -133,7 +133,7 @@ def _r(v) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.analyses import compare  # noqa: PLC0415
+    from metrics.analyses import compare  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     metrics = _metric_names(args.metrics)
     out = Path(args.out)

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from metrics.errors import UnanimityError
+from metrics.io.testbeds import testbeds_option
 
 __all__ = ["add_parser", "run", "app_path", "streamlit_command"]
 
@@ -72,14 +73,13 @@ def run(args: argparse.Namespace) -> int:
     if args.path and not Path(args.path).exists():
         raise UnanimityError(f"{args.path}: no such file or folder")
     if args.path and Path(args.path).is_dir():
-        from metrics.reports.bundle import is_bundle, open_bundle  # noqa: PLC0415
+        from metrics.reports.bundle import is_bundle, open_bundle  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         if is_bundle(args.path):
             open_bundle(args.path)  # refuses an edited or older bundle before serving it
     if getattr(args, "testbeds", None):
         if not args.path:
             raise UnanimityError("--testbeds needs a campaign PATH")
-        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
 
         testbeds_option(args.testbeds)  # a bad test-bed file: the error now, not in the browser
     if not app_path().is_file():  # pragma: no cover - broken install

@@ -11,6 +11,7 @@ import sys
 
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
+from metrics.measures.registry import available_metrics, parse_metrics
 
 __all__ = ["add_parser", "run", "DEFAULT_METRICS"]
 
@@ -52,7 +53,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _list_metrics() -> int:
-    from metrics.measures.registry import available_metrics  # noqa: PLC0415
 
     for m in available_metrics(type_level=True, organisation=True):
         params = ", ".join(f"{k}={v}" for k, v in m.params.items())
@@ -64,13 +64,12 @@ def _list_metrics() -> int:
 def run(args: argparse.Namespace) -> int:
     if args.list_metrics:
         return _list_metrics()
-    from metrics.analyses.baselines import add_baselines  # noqa: PLC0415
-    from metrics.measures.scoring import evaluate  # noqa: PLC0415
-    from metrics.measures.registry import parse_metrics  # noqa: PLC0415
+    from metrics.analyses.baselines import add_baselines  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     specs = parse_metrics(args.metrics)  # fail on a bad name before loading anything
     if args.engine == "dask":
-        from metrics.engines.dask.command import evaluate_from_args  # noqa: PLC0415
+        from metrics.engines.dask.command import evaluate_from_args  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         return _write(evaluate_from_args(args, specs), args.out)
     campaign = campaign_from_args(args)
@@ -83,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     table = evaluate(campaign, specs, missing=args.missing, systems=systems)
     if args.export_mapping:
-        from metrics.measures.typelevel.type_entries import mapping_table  # noqa: PLC0415
+        from metrics.measures.typelevel.type_entries import mapping_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         maps = mapping_table(campaign, specs, systems=systems, missing=args.missing)
         try:

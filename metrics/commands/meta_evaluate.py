@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from metrics.commands.compare import load_scores
 from metrics.commands.campaign_args import add_campaign_args, metric_names
+from metrics.commands.compare import load_scores
 from metrics.errors import UnanimityError
 
 __all__ = ["add_parser", "run", "OUTPUT_FILES"]
@@ -66,7 +66,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415
+    from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     metrics = metric_names(args.metrics, "--metrics")
     reference = metric_names(args.reference, "--reference")
@@ -91,8 +91,10 @@ def run(args: argparse.Namespace) -> int:
     files = list(OUTPUT_FILES)
     frames = [result.to_dataframe(), result.per_topic, result.ranks]
     if args.constraints:
-        from metrics.meta.constraints_rs import (  # noqa: PLC0415
-            organisation_constraint_results, organisation_verdicts)
+        from metrics.meta.constraints_rs import (  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+            organisation_constraint_results,
+            organisation_verdicts,
+        )
 
         checks = organisation_constraint_results()
         verdicts = organisation_verdicts(results=checks)

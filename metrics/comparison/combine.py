@@ -22,7 +22,13 @@ import numpy as np
 import pandas as pd
 
 from metrics.comparison.alpha import all_pairs_alpha
-from metrics.comparison.curves import AVERAGES, DEFAULT_ALPHAS, Curves, check_average, curves_from_arrays
+from metrics.comparison.curves import (
+    AVERAGES,
+    DEFAULT_ALPHAS,
+    Curves,
+    check_average,
+    curves_from_arrays,
+)
 from metrics.model.score_table import ScoreCube, score_cube
 
 __all__ = [

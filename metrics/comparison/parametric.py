@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from metrics.model.score_table import score_cube
 from metrics.comparison.uir import DEFAULT_TOL, check_metrics, check_tol, oriented
+from metrics.model.score_table import score_cube
 
 __all__ = ["parametric_uir", "parametric_uir_matrix", "parametric_from_deltas",
            "parametric_matrix", "DEFAULT_SEED"]

@@ -37,13 +37,13 @@ from metrics.comparison.paired import (
     TESTS,
     ConfidenceInterval,
     TestResult,
-    check_test,
     bootstrap_ci,
+    check_test,
     paired_test,
     run_tests,
 )
-from metrics.model.score_table import metric_directions, score_cube
 from metrics.comparison.uir import DEFAULT_TOL, check_tol
+from metrics.model.score_table import metric_directions, score_cube
 
 __all__ = [
     "TestResult",

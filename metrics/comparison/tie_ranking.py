@@ -46,6 +46,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from metrics.errors import UnanimityError
+from metrics.reports.latex import latex_escape, shown_note
 
 __all__ = ["TieRanking", "tie_ranking", "ranking_from_comparison", "RANKING_COLUMNS",
            "DEFAULT_RANK_THRESHOLD"]
@@ -129,7 +130,6 @@ class TieRanking:
         """A booktabs table: group, system, rank interval (needs ``\\usepackage{booktabs}``);
         with ``top``, its first ``top`` rows and the note "N of M systems shown; full table in
         ranking.csv"."""
-        from metrics.reports.comparison_report import latex_escape, shown_note  # noqa: PLC0415 (one rule)
 
         rule = ("UIR $\\geq " + f"{self.threshold:g}" + "$ and a concordant significant "
                 "improvement" if self.rule == "uir+concordant"
@@ -269,7 +269,7 @@ def tie_ranking(
 
 def ranking_from_comparison(result, threshold: float | None = None,
                             require_concordant: bool = True) -> TieRanking:
-    """:func:`tie_ranking` of a :class:`metrics.analyses.CampaignComparison` (its pairs, its
+    """:func:`tie_ranking` of a :class:`metrics.reports.comparison_report.CampaignComparison` (its pairs, its
     systems in order, its campaign F_alpha as the listing score, its UIR threshold unless
     ``threshold`` is given)."""
     thr = result.parameters.get("threshold", DEFAULT_RANK_THRESHOLD) if threshold is None else threshold

@@ -30,7 +30,7 @@ class ZipArchive:
             raise CampaignFormatError(label, f"zips nested more than {meter.budget.nesting} deep")
         try:
             self.zf = zipfile.ZipFile(data)
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
             raise CampaignFormatError(label, "not a valid zip archive: truncated or corrupt zip "
                                       "(its table of contents cannot be read); make the zip "
                                       "again") from None

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 import re2
 
-from metrics.model.campaign import Campaign, Membership
 from metrics.errors import CampaignFormatError, UnanimityError
+from metrics.model.campaign import Campaign, Membership
 from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
 
 __all__ = [

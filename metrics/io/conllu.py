@@ -1,5 +1,8 @@
 """Token tagging campaigns: a gold CoNLL-U treebank and induced taggings aligned with it.
 
+(Size: about 400 lines: one format's reader, its alignment of runs with the treebank and
+its messages.)
+
 Part-of-speech (or sense) induction is evaluated on a tagged corpus: every token has a gold tag
 and an induced cluster. This reader turns such a corpus into a :class:`~metrics.model.campaign.Campaign`
 whose items are the tokens, whose gold classes are the gold tags and whose clusters are the
@@ -41,11 +44,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.model.campaign import Campaign
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io.build import RawClustering, build_campaign
 from metrics.io.source import as_node
 from metrics.io.text import read_text, strip_extensions
+from metrics.model.campaign import Campaign
 from metrics.model.validation import LoadNote
 
 __all__ = ["ConlluOptions", "Tokens", "looks_like_conllu", "read_tokens", "load_conllu_campaign",

@@ -18,10 +18,11 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from metrics.model.campaign import Campaign, Membership
 from metrics.errors import CampaignFormatError
-from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
+from metrics.io.build import default_testbed_rule, testbeds_from_rule
 from metrics.measures.organisation._sorted import unique_int
+from metrics.model.campaign import Campaign, Membership
+from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
 
 __all__ = ["build_organisation_campaign"]
 
@@ -162,7 +163,6 @@ def build_organisation_campaign(gold: pd.DataFrame, runs: Mapping[str, pd.DataFr
         memberships[system] = m
 
     # metrics.io imports this module's readers: import its helpers here, not at the top
-    from metrics.io.build import default_testbed_rule, testbeds_from_rule  # noqa: PLC0415
 
     if testbed_rule is None:
         testbed_rule = default_testbed_rule(topics)

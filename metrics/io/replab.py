@@ -11,7 +11,6 @@ Several rows for one (entity, tweet) with different labels put the tweet in seve
 
 from __future__ import annotations
 
-
 from metrics.io.build import REPLAB_TESTBED_RULE, RawClustering
 from metrics.io.source import as_node
 from metrics.io.text import read_delimited, read_text

@@ -20,14 +20,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from metrics.model.campaign import Campaign
 from metrics.errors import CampaignFormatError
 from metrics.io.build import default_testbed_rule, testbeds_from_rule
 from metrics.io.parquet import number_column, read_parquet, text_column
 from metrics.io.source import as_node
 from metrics.io.text import read_delimited, read_text, strip_extensions
-from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
+from metrics.model.campaign import Campaign
 from metrics.model.score_table import SCORE_COLUMNS
+from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
 
 __all__ = [
     "looks_like_scores", "wide_table_problem", "read_score_table",

@@ -31,7 +31,7 @@ import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from metrics.errors import CampaignFormatError
+from metrics.errors import CampaignFormatError, UnanimityError
 
 __all__ = ["Budget", "Meter", "Node", "FsNode", "as_node", "env_positive", "MIB"]
 
@@ -52,7 +52,6 @@ def env_positive(var: str) -> float | None:
     UnanimityError
         When it is set to something else than a positive number.
     """
-    from metrics.errors import UnanimityError  # noqa: PLC0415
 
     raw = os.environ.get(var, "").strip()
     if not raw:

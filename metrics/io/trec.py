@@ -28,11 +28,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from metrics.model.campaign import Campaign
 from metrics.errors import CampaignFormatError
+from metrics.io.organisation_build import build_organisation_campaign
 from metrics.io.source import as_node
 from metrics.io.text import strip_extensions
-from metrics.io.organisation_build import build_organisation_campaign
+from metrics.model.campaign import Campaign
 from metrics.model.validation import LoadNote
 
 __all__ = ["read_qrels", "read_run", "load_trec_folder", "load_trec_files", "looks_like_trec",

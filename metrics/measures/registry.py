@@ -1,5 +1,8 @@
 """The clustering metrics Unanimity knows: names, parameters, direction, formula, reference.
 
+(Size: about 530 lines, most of them the one table of metric entries; the metric providers
+split it by family.)
+
 Metrics are small declarative records registered by a canonical name (the ir_measures way):
 ``parse_metric("v_measure(beta=2)")`` gives a :class:`MetricSpec` whose canonical string is
 ``v_measure(beta=2)``; an unknown name is a :class:`~metrics.errors.UnanimityError` listing the
@@ -20,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from metrics.errors import UnanimityError
+from metrics.measures.organisation.ir import parse_ir_measure
 from metrics.measures.typelevel.type_entries import TYPE_KERNELS
 from metrics.measures.typelevel.type_scores import MAPPINGS
 
@@ -449,7 +453,6 @@ _IR_REFERENCE = ("MacAvaney, Macdonald, Ounis. Streamlining evaluation with ir-m
 
 def _ir_measure_spec(text: str) -> MetricSpec | None:
     """A spec for an ``ir_measures`` name (registered on first use), or None."""
-    from metrics.measures.organisation.ir import parse_ir_measure  # noqa: PLC0415
 
     measure = parse_ir_measure(text)
     if measure is None:

@@ -16,16 +16,18 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from metrics.model.campaign import AlignedRun, Campaign, Membership
+from metrics.errors import UnanimityError
+from metrics.io.build import RawClustering, build_campaign
 from metrics.measures.clustering import bcubed as _bcubed
 from metrics.measures.clustering import entropy as _entropy
 from metrics.measures.clustering import mapping as _mapping
 from metrics.measures.clustering import pairs as _pairs
 from metrics.measures.clustering import purity as _purity
 from metrics.measures.clustering.overlap import extended_bcubed
-from metrics.model.contingency import Contingency, build_contingency
-from metrics.errors import UnanimityError
+from metrics.measures.organisation.blocks import organisation_blocks
 from metrics.measures.registry import MetricSpec, available_metrics, parse_metrics
+from metrics.model.campaign import AlignedRun, Campaign, Membership
+from metrics.model.contingency import Contingency, build_contingency
 from metrics.model.score_table import SCORE_COLUMNS
 
 __all__ = ["evaluate", "contingency_table", "SystemScorer", "score_clusterings",
@@ -123,27 +125,20 @@ def evaluate(
     metrics: str | Sequence[str | MetricSpec],
     missing: str = "penalize",
     systems: Sequence[str] | None = None,
-    engine: str = "numpy",
-    **engine_options,
 ) -> pd.DataFrame:
-    """Score every system of a campaign on every topic.
+    """Score every system of a campaign on every topic, in memory (the front door's
+    :func:`metrics.evaluate` also runs the Dask engine, docs/dask.md).
 
     Parameters
     ----------
     campaign : Campaign
-        A campaign with clusterings (not a score table); with ``engine="dask"``, the path of a
-        campaign folder of Parquet long tables instead.
+        A campaign with clusterings (not a score table).
     metrics : str or sequence of str / MetricSpec
         ``"bcubed_precision,v_measure(beta=2)"`` or a list of names or specs.
     missing : {"penalize", "singleton", "error"}
         Missing-item policy (docs/measures.md §2).
     systems : sequence of str, optional
         A subset of the campaign's systems (default: all, in campaign order).
-    engine : {"numpy", "dask"}
-        ``numpy`` (default): in memory. ``dask``: campaigns larger than memory on a Dask
-        cluster, same numbers (docs/dask.md; needs the ``dask`` extra); ``engine_options``
-        go to :func:`metrics.engines.dask.evaluate_dask` (``scheduler``, ``memory_limit``,
-        ``client``, ``progress``, ...).
 
     Returns
     -------
@@ -152,8 +147,6 @@ def evaluate(
     then metric (in the order requested); ``metric`` is the canonical string
     (``v_measure(beta=2)``), ``value`` a float64.
     """
-    if engine != "numpy":  # --- the Dask engine (docs/dask.md) ---
-        return _evaluate_engine(engine, campaign, metrics, missing, systems, engine_options)
     specs = _specs(metrics)
     if not campaign.has_clusterings:
         raise UnanimityError(
@@ -168,7 +161,6 @@ def evaluate(
     n_t, n_m = campaign.n_topics, len(specs)
     blocks = np.empty((len(names), n_t, n_m))
     # document organisations and IR measures: every system at once (metrics.measures.organisation)
-    from metrics.measures.organisation.blocks import organisation_blocks  # noqa: PLC0415
     done = organisation_blocks(campaign, names, specs, missing, blocks)
     for si, system in enumerate(names):
         if len(done) == n_m:
@@ -186,20 +178,6 @@ def evaluate(
         "metric": np.tile(np.asarray([str(s) for s in specs], dtype=object), len(names) * n_t),
         "value": blocks.reshape(-1),
     }, columns=list(SCORE_COLUMNS))
-
-
-def _evaluate_engine(engine, path, metrics, missing, systems, options) -> pd.DataFrame:
-    if engine != "dask":
-        raise UnanimityError(f"unknown engine {engine!r}; expected numpy or dask")
-    if isinstance(path, Campaign):
-        raise UnanimityError("engine='dask' reads a campaign folder of Parquet long tables: "
-                             "give its path")
-    try:
-        from metrics.engines.dask import evaluate_dask  # noqa: PLC0415
-    except ImportError as exc:
-        raise UnanimityError(f"engine='dask' needs the dask extra (pip install "
-                             f"'unanimity[dask]'): {exc}") from None
-    return evaluate_dask(path, metrics, missing=missing, systems=systems, **options).scores
 
 
 def contingency_table(
@@ -256,7 +234,6 @@ def score_clusterings(
     -------
     dict canonical metric string -> value.
     """
-    from metrics.io.build import RawClustering, build_campaign  # noqa: PLC0415
 
     if len(gold) != len(system):
         raise ValueError(f"gold has {len(gold)} items, system {len(system)}")

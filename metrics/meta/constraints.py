@@ -45,6 +45,7 @@ import pandas as pd
 
 from metrics.comparison.combine import f_alpha
 from metrics.measures.registry import available_metrics, direction, parse_metrics
+from metrics.measures.scoring import score_clusterings
 
 __all__ = ["CONSTRAINTS", "DEFAULT_COMBINATIONS", "check_constraints", "constraint_examples"]
 
@@ -129,7 +130,6 @@ def check_constraints(
     DataFrame with columns ``metric, constraint, better, worse, agrees``: the scores of the
     better and the worse partition and whether ``direction × (better - worse) > tol``.
     """
-    from metrics.measures.scoring import score_clusterings  # noqa: PLC0415
 
     specs = parse_metrics(metrics) if metrics is not None else parse_metrics(
         [m.name for m in available_metrics()])

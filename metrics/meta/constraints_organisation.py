@@ -51,7 +51,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from metrics.measures.organisation.filtering import FILTERING_DIRECTIONS, FILTERING_MEASURES, filtering_counts
+from metrics.measures.organisation.filtering import (
+    FILTERING_DIRECTIONS,
+    FILTERING_MEASURES,
+    filtering_counts,
+)
 
 __all__ = [
     "Organisation",

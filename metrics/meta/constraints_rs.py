@@ -24,6 +24,9 @@ from functools import lru_cache
 import pandas as pd
 
 from metrics.comparison.combine import f_alpha
+from metrics.io.organisation_build import build_organisation_campaign
+from metrics.measures.organisation.scores import organisation_rs
+from metrics.measures.registry import parse_metric
 from metrics.meta.constraints_organisation import (
     ORGANISATION_CONSTRAINTS,
     Organisation,
@@ -34,9 +37,6 @@ from metrics.meta.constraints_organisation import (
     gold_organisation,
     verdict_table,
 )
-from metrics.io.organisation_build import build_organisation_campaign
-from metrics.measures.organisation.scores import organisation_rs
-from metrics.measures.registry import parse_metric
 
 __all__ = ["PAPER_N", "PAPER_W", "rs_pair", "rs_scorers", "check_rs",
            "organisation_constraint_results", "organisation_verdicts"]

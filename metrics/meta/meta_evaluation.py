@@ -35,8 +35,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-from metrics.model.score_table import metric_directions, score_cube
 from metrics.meta.topic_correlation import topic_correlations
+from metrics.model.score_table import metric_directions, score_cube
 
 __all__ = [
     "MetricMetaEvaluation",

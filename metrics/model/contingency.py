@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from metrics.model.campaign import Membership
 
@@ -137,7 +138,6 @@ def factorize(labels: np.ndarray) -> tuple[np.ndarray, int]:
                 return codes, hi - lo + 1
             remap = np.cumsum(used) - 1
             return remap[codes], int(used.sum())
-    import pandas as pd  # noqa: PLC0415
 
     codes, uniques = pd.factorize(labels, sort=False)
     return codes.astype(np.int64, copy=False), int(len(uniques))

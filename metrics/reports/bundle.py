@@ -34,8 +34,10 @@ import numpy as np
 import pandas as pd
 
 from metrics import __version__
-from metrics.reports.comparison_report import LATEX_TOP
+from metrics.comparison.tie_ranking import ranking_from_comparison
 from metrics.errors import UnanimityError
+from metrics.reports.latex import LATEX_TOP
+from metrics.reports.pair_report import pair_report
 
 __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "MANIFEST", "Bundle", "open_bundle",
            "write_bundle", "fingerprint", "is_bundle"]
@@ -175,8 +177,7 @@ class Bundle:
         return tuple(self.parameters.get("metrics", ()))
 
     def pair(self, a: str, b: str):
-        """The stored row of the ordered pair (a, b) as a :class:`metrics.analyses.PairReport`."""
-        from metrics.reports.pair_report import pair_report  # noqa: PLC0415
+        """The stored row of the ordered pair (a, b) as a :class:`metrics.reports.pair_report.PairReport`."""
 
         return pair_report(self, a, b)
 
@@ -199,7 +200,7 @@ def write_bundle(
     """Write tables (``NAME.csv``), JSON (``NAME.json``), texts (``NAME.tex``) and the manifest.
 
     ``existing`` are files already written into ``out_dir`` (by
-    :meth:`metrics.analyses.CampaignComparison.write`) to list in the manifest as well; the
+    :meth:`metrics.reports.comparison_report.CampaignComparison.write`) to list in the manifest as well; the
     column types of an existing ``NAME.csv`` come from ``frames[NAME]`` (text where unknown).
     Returns the paths written, manifest last. Lists in table cells are written ``;``-separated at
     full precision (``repr``).
@@ -330,15 +331,14 @@ def write_comparison_bundle(
     extra_json: Mapping[str, object] | None = None,
     latex_top: int | None = LATEX_TOP,
 ) -> list[Path]:
-    """The bundle of a :class:`metrics.analyses.CampaignComparison`: every file of its
-    :meth:`~metrics.analyses.CampaignComparison.write`, ``ranking.csv`` (ranking with tie groups,
+    """The bundle of a :class:`metrics.reports.comparison_report.CampaignComparison`: every file of its
+    :meth:`~metrics.reports.comparison_report.CampaignComparison.write`, ``ranking.csv`` (ranking with tie groups,
     :mod:`metrics.comparison.tie_ranking`), ``ranking_order.csv`` (the same with ``n_above, n_below, block,
     score``), ``ranking_hasse.csv`` (``upper, lower``: the Hasse edges), ``extra_tables`` (the
     papers' tables), with ``latex=True``
-    ``report.tex`` (:meth:`~metrics.analyses.CampaignComparison.to_latex` with its systems and
+    ``report.tex`` (:meth:`~metrics.reports.comparison_report.CampaignComparison.to_latex` with its systems and
     ranking tables cut to ``latex_top`` rows, then ``extra_latex``), and the manifest.
     """
-    from metrics.comparison.tie_ranking import ranking_from_comparison  # noqa: PLC0415
 
     written = result.write(out_dir, latex=False)
     ranking = ranking_from_comparison(result)

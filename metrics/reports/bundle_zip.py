@@ -14,10 +14,10 @@ import io
 import json
 from pathlib import Path
 
-from metrics.reports.bundle import BUNDLE_FORMAT, MANIFEST, Bundle, _plain_name, open_bundle
 from metrics.errors import UnanimityError
 from metrics.io.archive import ZipArchive
 from metrics.io.source import Meter
+from metrics.reports.bundle import BUNDLE_FORMAT, MANIFEST, Bundle, _plain_name, open_bundle
 
 __all__ = ["bundle_zip_manifest", "unpack_bundle_zip"]
 

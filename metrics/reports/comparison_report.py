@@ -9,19 +9,17 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from metrics.analyses.common import Correlation
+from metrics.comparison.tie_ranking import ranking_from_comparison
+from metrics.comparison.uir import UIRMatrix
+from metrics.reports.latex import LATEX_TOP, latex_escape, shown_note
 from metrics.reports.pair_report import PairReport, pair_report
-from metrics.comparison.uir import DEFAULT_THRESHOLD, UIRMatrix
 
-if TYPE_CHECKING:
-    from metrics.analyses.campaign_comparison import ComparisonCore
-
-__all__ = ["CampaignComparison", "LATEX_TOP", "shown_note", "latex_escape"]
+__all__ = ["CampaignComparison"]
 
 
 def _jsonable(v):
@@ -49,24 +47,6 @@ def _records(df: pd.DataFrame | None) -> list[dict] | None:
     if df is None:
         return None
     return [_jsonable(r) for r in df.to_dict(orient="records")]
-
-
-def latex_escape(text: object) -> str:
-    s = str(text)
-    repl = {
-        "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-    }
-    return "".join(repl.get(ch, ch) for ch in s)
-
-
-#: Rows of the LaTeX systems and ranking tables by default: what one page holds.
-LATEX_TOP = 20
-
-
-def shown_note(shown: int, total: int, csv_name: str) -> str:
-    """The note under a table cut to its top rows: "N of M systems shown; full table in X"."""
-    return f"{shown} of {total} systems shown; full table in {csv_name}."
 
 
 def _fmt(v, digits: int = 3) -> str:
@@ -120,18 +100,6 @@ class CampaignComparison:
     weakest_metric: Correlation
     cross_testbed: pd.DataFrame | None = None
     uir_metrics: tuple[str, ...] = field(default=())
-
-    @classmethod
-    def from_core(cls, core: "ComparisonCore", alpha: float = 0.5,
-                  threshold: float = DEFAULT_THRESHOLD) -> "CampaignComparison":
-        """The comparison at ``alpha`` and ``threshold`` from a :func:`comparison_core` (the
-        cheap step: campaign F, Delta F, ranks, reference systems, threshold curve, Delta F vs
-        UIR and the alpha-dependent cross-test-bed counts). ``compare(table, ..., alpha,
-        threshold, ...)`` equals ``CampaignComparison.from_core(comparison_core(table, ...),
-        alpha, threshold)``. The core is not modified."""
-        from metrics.analyses.campaign_comparison import comparison_at  # noqa: PLC0415 - the step builds this class
-
-        return comparison_at(core, alpha, threshold)
 
     def pair(self, a: str, b: str) -> "PairReport":
         """Everything the report says about the ordered pair (a, b), as one typed record
@@ -242,8 +210,6 @@ class CampaignComparison:
                   r"$\forall\alpha$: $F_\alpha(a) > F_\alpha(b)$ for every $\alpha$.}",
                   r"\end{table}", ""]
         if ranking:
-            from metrics.comparison.tie_ranking import ranking_from_comparison  # noqa: PLC0415 - no cycle
-
             lines.append(ranking_from_comparison(self).to_latex(top=top))
         return "\n".join(lines)
 

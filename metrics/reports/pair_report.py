@@ -5,12 +5,28 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from metrics.reports.comparison_report import CampaignComparison
+import pandas as pd
 
-__all__ = ["PairReport", "MetricVerdict", "pair_report", "verdict_sentence"]
+__all__ = ["PairReport", "MetricVerdict", "pair_report", "verdict_sentence", "ComparisonTables"]
+
+
+class ComparisonTables(Protocol):
+    """What :func:`pair_report` reads of a comparison: the tables of a
+    :class:`~metrics.reports.comparison_report.CampaignComparison` or of a reopened
+    :class:`~metrics.reports.bundle.Bundle`."""
+
+    @property
+    def parameters(self) -> dict: ...
+    @property
+    def pairs(self) -> pd.DataFrame: ...
+    @property
+    def systems(self) -> pd.DataFrame: ...
+    @property
+    def tests(self) -> pd.DataFrame | None: ...
+    @property
+    def uir_metrics(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -85,7 +101,7 @@ def _none_if_nan(v):
     return v
 
 
-def pair_report(comp: "CampaignComparison", a: str, b: str) -> PairReport:
+def pair_report(comp: ComparisonTables, a: str, b: str) -> PairReport:
     """The row (a, b) of ``comp.pairs`` with the systems' F and ranks and the per-metric tests.
 
     Raises

@@ -34,9 +34,9 @@ import numpy as np
 import pandas as pd
 
 from metrics.comparison.combine import f_alpha
+from metrics.comparison.tie_ranking import tie_ranking
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io.text import parser_error, strict_utf8
-from metrics.comparison.tie_ranking import tie_ranking
 
 __all__ = ["ReportedCheck", "check_reported", "read_reported", "alpha_of_beta", "STATUSES"]
 

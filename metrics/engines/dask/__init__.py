@@ -7,7 +7,6 @@ group-bys and scores them with the in-memory engine's kernels: the same score ta
 nothing here is imported by ``import metrics``. See docs/dask.md.
 """
 
-from metrics.engines.dask.engine import (PARTITION_ROWS, DaskEvaluation, evaluate_dask,
-                                        local_cluster)
+from metrics.engines.dask.engine import PARTITION_ROWS, DaskEvaluation, evaluate_dask, local_cluster
 
 __all__ = ["DaskEvaluation", "evaluate_dask", "local_cluster", "PARTITION_ROWS"]

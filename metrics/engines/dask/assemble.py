@@ -18,11 +18,11 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from metrics.measures.clustering.overlap import OverlapScores, overlap_scores
-from metrics.model.contingency import Contingency
 from metrics.engines.dask.partition import LABEL_SEP, SIDE_SEP
-from metrics.measures.scoring import KERNELS, SCORE_COLUMNS, SystemScorer
+from metrics.measures.clustering.overlap import OverlapScores, overlap_scores
 from metrics.measures.registry import MetricSpec
+from metrics.measures.scoring import KERNELS, SCORE_COLUMNS, SystemScorer
+from metrics.model.contingency import Contingency
 
 __all__ = ["Counts", "SystemCounts", "system_counts", "score_table"]
 

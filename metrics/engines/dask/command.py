@@ -12,6 +12,7 @@ import sys
 
 import pandas as pd
 
+from metrics.engines.dask.engine import evaluate_dask
 from metrics.errors import UnanimityError
 from metrics.measures.registry import MetricSpec
 
@@ -32,7 +33,7 @@ def evaluate_from_args(args: argparse.Namespace, specs: list[MetricSpec]) -> pd.
     if args.format not in (None, "long"):
         raise UnanimityError("--engine dask reads Parquet long tables (--format long)")
     try:
-        from metrics.engines.dask.engine import evaluate_dask  # noqa: PLC0415
+        import dask  # noqa: F401, PLC0415 - the optional extra is there
     except ImportError as exc:
         raise UnanimityError(f"--engine dask needs the dask extra (pip install "
                              f"'unanimity[dask]'): {exc}") from None

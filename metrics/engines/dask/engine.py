@@ -29,12 +29,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from metrics.model.campaign import MISSING_POLICIES
 from metrics.engines.dask.assemble import Counts, score_table
 from metrics.engines.dask.layout import CampaignLayout, Table, find_layout
 from metrics.engines.dask.partition import TABLES, partition_counts, table_dtypes
 from metrics.errors import CampaignAlignmentError, CampaignFormatError, UnanimityError
 from metrics.measures.registry import MetricSpec, parse_metrics
+from metrics.model.campaign import MISSING_POLICIES
 from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
 
 __all__ = ["DaskEvaluation", "evaluate_dask", "local_cluster", "PARTITION_ROWS"]
@@ -142,8 +142,8 @@ def local_cluster(memory_limit: str | int | None = None, n_workers: int | None =
     """A ``distributed.LocalCluster`` sized to the machine: one single-threaded worker per core,
     ``memory_limit`` (total, e.g. ``"8GB"``) split between them, spilling to
     ``local_directory`` (default: Dask's) beyond it."""
-    from dask.utils import parse_bytes  # noqa: PLC0415
-    from distributed import LocalCluster  # noqa: PLC0415
+    from dask.utils import parse_bytes  # noqa: PLC0415 - deferred: dask is an optional extra
+    from distributed import LocalCluster  # noqa: PLC0415 - deferred: dask is an optional extra
 
     n = n_workers or max(1, os.cpu_count() or 1)
     per_worker: str | int = "auto"
@@ -161,7 +161,7 @@ def local_cluster(memory_limit: str | int | None = None, n_workers: int | None =
 
 @contextlib.contextmanager
 def _client(client, scheduler: str | None, memory_limit, say: Callable[[str], None]):
-    from distributed import Client  # noqa: PLC0415
+    from distributed import Client  # noqa: PLC0415 - deferred: dask is an optional extra
 
     if client is not None:
         yield client
@@ -184,7 +184,7 @@ def _client(client, scheduler: str | None, memory_limit, say: Callable[[str], No
 
 
 def _read(table: Table):
-    import dask.dataframe as dd  # noqa: PLC0415
+    import dask.dataframe as dd  # noqa: PLC0415 - deferred: dask is an optional extra
 
     cols = ["topic", "item", "cluster"] + (["system"] if table.has_system else [])
     try:
@@ -207,7 +207,7 @@ def _first_seen(column):
 def _compute(client, collections: list, progress: bool) -> list:
     futures = client.compute(collections)
     if progress:
-        from distributed import progress as progress_bar  # noqa: PLC0415
+        from distributed import progress as progress_bar  # noqa: PLC0415 - deferred: dask is an optional extra
 
         with contextlib.redirect_stdout(sys.stderr):
             progress_bar(futures)
@@ -299,8 +299,8 @@ def evaluate_dask(
         The score table equals the in-memory engine's (same rows and order for a campaign in
         one folder of runs; systems of a ``system`` column in order of first appearance).
     """
-    import dask  # noqa: PLC0415
-    import dask.dataframe as dd  # noqa: PLC0415
+    import dask  # noqa: PLC0415 - deferred: dask is an optional extra
+    import dask.dataframe as dd  # noqa: PLC0415 - deferred: dask is an optional extra
 
     specs = parse_metrics(metrics if isinstance(metrics, str) else list(metrics))
     other = [str(s) for s in specs if s.info.kernel is None or s.info.type_level]

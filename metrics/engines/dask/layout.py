@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 
 from metrics.errors import CampaignFormatError
+from metrics.io.build import RawClustering, build_campaign, split_by_system
 
 __all__ = ["Table", "CampaignLayout", "find_layout", "load_in_memory", "LONG_COLUMNS"]
 
@@ -123,7 +124,6 @@ def load_in_memory(root: str | Path):
     the campaign with :func:`metrics.io.build.build_campaign`, so that both engines can be run
     on one layout when it fits in memory (tests, benchmarks).
     """
-    from metrics.io.build import RawClustering, build_campaign, split_by_system  # noqa: PLC0415
 
     layout = find_layout(root)
 

@@ -71,8 +71,10 @@ from functools import lru_cache
 from itertools import chain
 
 import numpy as np
-from metrics.model.campaign import Membership
+import pandas as pd
+
 from metrics.measures.clustering.safe import safe_div
+from metrics.model.campaign import Membership
 
 __all__ = ["OverlapScores", "extended_bcubed", "extended_bcubed_from_sets", "overlap_scores"]
 
@@ -361,7 +363,6 @@ def _rows_from_sets(sets) -> tuple[np.ndarray, np.ndarray, int]:
     ``sets[e]`` is an iterable of hashable labels or a single label (``str`` or ``int``).
     Labels are equal only if Python-equal and of the same kind (1 is not "1", 1.5 is not 1).
     """
-    import pandas as pd  # noqa: PLC0415
 
     flat_lens, flat = _flatten(sets), None
     if flat_lens is not None:

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.model.campaign import Campaign
 from metrics.errors import UnanimityError
 from metrics.measures.organisation.ir import ir_scores
 from metrics.measures.organisation.scores import RS_METRICS, organisation_rs
 from metrics.measures.registry import MetricSpec, is_ir_measure
+from metrics.model.campaign import Campaign
 
 __all__ = ["organisation_blocks"]
 

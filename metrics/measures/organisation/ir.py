@@ -22,8 +22,8 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from metrics.model.campaign import Campaign
 from metrics.errors import UnanimityError
+from metrics.model.campaign import Campaign
 
 __all__ = ["parse_ir_measure", "ir_scores", "qrels_frame", "run_frame"]
 
@@ -82,7 +82,7 @@ def ir_scores(campaign: Campaign, systems: Sequence[str], names: Sequence[str]
     -------
     dict name -> ndarray (n_systems, n_topics).
     """
-    import ir_measures  # noqa: PLC0415
+    import ir_measures  # noqa: PLC0415 - deferred: heavy, only when an IR measure is asked for
 
     measures = [parse_ir_measure(n) for n in names]
     by_name = {str(m): i for i, m in enumerate(measures)}

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.measures.organisation.weights import DEFAULT_N, DEFAULT_W, level_weights
 from metrics.measures.organisation._sorted import unique_int
+from metrics.measures.organisation.weights import DEFAULT_N, DEFAULT_W, level_weights
 
 __all__ = ["Side", "RSScores", "reliability_sensitivity", "directional"]
 

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.model.campaign import Campaign, Membership
 from metrics.errors import CampaignAlignmentError
-from metrics.measures.organisation.reliability import Side, reliability_sensitivity
 from metrics.measures.organisation._sorted import unique_int
+from metrics.measures.organisation.reliability import Side, reliability_sensitivity
+from metrics.model.campaign import Campaign, Membership
 
 __all__ = ["RS_METRICS", "organisation_rs", "membership_levels"]
 

@@ -14,9 +14,16 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from metrics.model.campaign import Campaign, Membership
 from metrics.errors import UnanimityError
-from metrics.measures.typelevel.type_scores import MAPPINGS, MEASURES, TypeEntries, TypeScores, type_scores
+from metrics.measures.typelevel.type_scores import (
+    MAPPINGS,
+    MEASURES,
+    TypeEntries,
+    TypeScores,
+    best_mapping,
+    type_scores,
+)
+from metrics.model.campaign import Campaign, Membership
 
 __all__ = ["TopicEntries", "topic_entries", "type_level_table", "TYPE_KERNELS",
            "type_mappings", "mapping_table", "require_types", "MAPPING_COLUMNS"]
@@ -135,7 +142,6 @@ def type_mappings(campaign: Campaign, system: str, mapping: str = "one_to_one",
     ``cluster_tokens``, ``shared_types`` (types in both the cluster and the tag's class),
     ``method`` and ``exact`` (see :mod:`metrics.measures.typelevel.type_scores`); one row per cluster.
     """
-    from metrics.measures.typelevel.type_scores import best_mapping  # noqa: PLC0415
 
     if measure not in MEASURES:
         raise UnanimityError(f"measure {measure!r} is none of {', '.join(MEASURES)}")
