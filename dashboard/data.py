@@ -260,47 +260,49 @@ def pair_topic_frame(t: Table, a: str, b: str) -> pd.DataFrame:
 
 @st.cache_resource(show_spinner="Comparing every pair of systems\u2026", max_entries=8)
 def _comparison_core(tkey: str, _t: pd.DataFrame, p: str, r: str, test: str, correction: str,
-                     average: str, _testbeds: dict | None):
+                     average: str, _testbeds: dict | None, profile: str):
     """The alpha- and threshold-free part of ``compare`` (UIR, tests, crossings...): the slow
     part, computed once per table and test settings. A shared resource (not copied on a hit):
     it is only read, by :func:`_comparison`."""
     from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    pre = warm.take(comparison_key(tkey, test, correction, average))
+    pre = warm.take(comparison_key(tkey, test, correction, average, profile))
     if pre is not None:
         return pre
     return comparison_core(_t, p, r, test=test, correction=correction, average=average,
-                           testbeds=_testbeds)
+                           testbeds=_testbeds, profile=profile)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _comparison(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
-                test: str, correction: str, average: str, _testbeds: dict | None):
+                test: str, correction: str, average: str, _testbeds: dict | None, profile: str):
     from metrics.analyses import comparison_at  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    core = _comparison_core(tkey, _t, p, r, test, correction, average, _testbeds)
+    core = _comparison_core(tkey, _t, p, r, test, correction, average, _testbeds, profile)
     return comparison_at(core, alpha, threshold)
 
 
 def comparison(sel: Selection, t: Table):
     """``metrics.analyses.compare`` of the selection on table ``t`` (the campaign report every
-    page reads), with the selection's test and correction.
+    page reads), with the selection's test, correction and profile (the profile's rule decides
+    the improved and reference systems, the pairs' verdicts and the tie ranking).
 
     Two cache levels: the alpha-free core (:func:`_comparison_core`) and the cheap alpha /
     threshold step on top of it, so moving the alpha or threshold slider does not redo the
     pairwise work."""
     beds = _testbeds_of(sel, t)
     return _comparison(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
-                       round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
+                       round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds,
+                       sel.profile)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _tie_ranking(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
-                 test: str, correction: str, average: str, _testbeds: dict | None):
+                 test: str, correction: str, average: str, _testbeds: dict | None, profile: str):
     from metrics.comparison.tie_ranking import ranking_from_comparison  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return ranking_from_comparison(_comparison(tkey, _t, p, r, alpha, threshold, test,
-                                               correction, average, _testbeds))
+                                               correction, average, _testbeds, profile))
 
 
 def tie_ranking(sel: Selection, t: Table):
@@ -309,7 +311,8 @@ def tie_ranking(sel: Selection, t: Table):
     and the Hasse edges."""
     beds = _testbeds_of(sel, t)
     return _tie_ranking(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
-                        round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
+                        round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds,
+                        sel.profile)
 
 
 def _testbeds_of(sel: Selection, t: Table) -> dict | None:
@@ -395,17 +398,8 @@ def default_pair(sel: Selection) -> tuple[list[str], str, str]:
 
 
 def leaderboard(sel: Selection, t: Table) -> pd.DataFrame:
-    """The report's systems table (ranking at alpha with reference systems and improved-system
-    counts), sorted by rank, with ``f`` the campaign F_alpha. Under a profile with strict
-    improved systems (jair2011) the improved systems are ``metrics.analyses.paper_tables.improved_systems``
-    with ``UIR > threshold``."""
-    result = comparison(sel, t)
-    systems = result.systems.rename(columns={"f_alpha": "f"})
-    if sel.strict_improved:
-        from metrics.analyses.paper_tables import improved_systems  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
-
-        imp = improved_systems(result.pairs, systems["system"].tolist(), sel.threshold,
-                               strict=True)
-        systems = systems.assign(improved_systems=imp["improved_systems"].to_numpy(),
-                                 n_improved=imp["n_improved"].to_numpy())
+    """The report's systems table (ranking at alpha with reference systems and improved
+    systems under the selection's profile, computed by the comparison), sorted by rank, with
+    ``f`` the campaign F_alpha."""
+    systems = comparison(sel, t).systems.rename(columns={"f_alpha": "f"})
     return systems.sort_values("rank", kind="stable").reset_index(drop=True)

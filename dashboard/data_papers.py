@@ -16,19 +16,19 @@ __all__ = ["paper_tables", "random_baselines"]
 
 @st.cache_data(show_spinner="Computing the papers' tables\u2026", max_entries=16)
 def _paper_tables(tkey: str, _result, _t: pd.DataFrame, alpha: float, threshold: float,
-                  test: str, correction: str, average: str, strict: bool):
+                  test: str, correction: str, average: str, profile: str):
     from metrics.analyses.paper_tables import paper_tables as _pt  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    return _pt(_result, _t, strict_improved=strict)
+    return _pt(_result, _t)
 
 
 def paper_tables(sel: Selection, t: data.Table):
     """``metrics.analyses.paper_tables.paper_tables`` of :func:`dashboard.data.comparison` (its pairs and
-    table), under the selection's profile (strict improved systems with jair2011); no random
+    table), under the selection's profile (read from the comparison); no random
     baselines. Keyed like the comparison: table key, alpha, threshold, test settings."""
     return _paper_tables(t.key, data.comparison(sel, t), t.frame, round(sel.alpha, 4),
                          round(sel.threshold, 4), sel.test, sel.correction, sel.average,
-                         sel.strict_improved)
+                         sel.profile)
 
 
 @st.cache_data(show_spinner="Scoring random baselines for k = 2..20\u2026", max_entries=8)

@@ -18,6 +18,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import metrics
 from dashboard import uploads
+from metrics.comparison.profiles import DEFAULT_PROFILE
 from metrics.reports.bundle import is_bundle
 
 __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "sources", "cli_path", "mtime_id",
@@ -177,9 +178,10 @@ def table_key(src: Source, baselines: bool, precision: str, recall: str,
     return base + "|beds=" + (",".join(beds) if beds else "*")
 
 
-def comparison_key(tkey: str, test: str, correction: str, average: str) -> tuple:
+def comparison_key(tkey: str, test: str, correction: str, average: str,
+                   profile: str = DEFAULT_PROFILE) -> tuple:
     """Key of the alpha-free comparison core of a table."""
-    return ("comparison", tkey, test, correction, average)
+    return ("comparison", tkey, test, correction, average, profile)
 
 
 # ------------------------------------------------------------------------------------------------

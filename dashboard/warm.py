@@ -80,8 +80,8 @@ def _warm(path: str | None, testbeds: str | None = None) -> None:
             scores_key,
             table_key,
         )
-        from dashboard.state import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.io import load  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.io.testbeds import testbeds_option  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415 - deferred: imported by the warm-up thread

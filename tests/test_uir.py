@@ -10,15 +10,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
+from score_examples import JAIR, long_table
 
-from metrics.comparison.parametric import parametric_from_deltas, parametric_uir, parametric_uir_matrix
+from metrics.comparison.parametric import (
+    parametric_from_deltas,
+    parametric_uir,
+    parametric_uir_matrix,
+)
+from metrics.comparison.reference import reference_systems
 from metrics.comparison.uir import (
     UIRMatrix,
-    reference_systems,
     uir,
     uir_matrix,
 )
-from score_examples import JAIR, long_table
 
 
 def test_jair_worked_example():

@@ -48,6 +48,8 @@ from metrics.analyses.threshold import (
 from metrics.comparison.alpha import all_pairs_alpha
 from metrics.comparison.curves import Curves, check_average, curves_from_arrays
 from metrics.comparison.parametric import parametric_matrix
+from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile
+from metrics.comparison.reference import reference_systems
 from metrics.comparison.significance import (
     CORRECTIONS,
     DEFAULT_LEVEL,
@@ -61,7 +63,6 @@ from metrics.comparison.uir import (
     DEFAULT_TOL,
     UIRMatrix,
     check_tol,
-    reference_systems,
     uir_matrix_cube,
 )
 from metrics.model.score_table import metric_directions, score_cube, validate_score_table
@@ -126,8 +127,8 @@ def comparison_core(
     table: pd.DataFrame,
     precision: str,
     recall: str,
-    test: str = "wilcoxon",
-    correction: str = "holm",
+    test: str | None = None,
+    correction: str | None = None,
     average: str = "macro",
     tol: float = DEFAULT_TOL,
     seed: int = 0,
@@ -136,11 +137,15 @@ def comparison_core(
     directions: Mapping[str, int] | None = None,
     level: float = DEFAULT_LEVEL,
     n_resamples: int = 10_000,
+    profile: str = DEFAULT_PROFILE,
 ) -> ComparisonCore:
     """The alpha- and threshold-independent part of :func:`compare` (see :class:`ComparisonCore`).
 
     Parameters are those of :func:`compare` without ``alpha`` and ``threshold``.
     """
+    prof = get_profile(profile)
+    test = prof.test if test is None else test
+    correction = prof.correction if correction is None else correction
     check_average(average)
     tol = check_tol(tol)
     if test not in TESTS + ("none",):
@@ -251,6 +256,7 @@ def comparison_core(
         "test": test, "correction": correction, "average": average, "tol": tol, "seed": seed,
         "level": level, "n_resamples": n_resamples, "n_systems": S, "n_topics": len(cube.topics),
         "testbeds": sorted(set(map(str, testbeds.values()))) if testbeds else None,
+        "profile": prof.name,
     }
     return ComparisonCore(parameters, tuple(cube.systems), tuple(uir_metrics), curves, pairs,
                           ia, ib, umat, tests, means(pr), weakest, beds, curve_base)
@@ -274,8 +280,9 @@ def comparison_at(core: ComparisonCore, alpha: float = 0.5,
     pairs.insert(at, "f_b", f[ib])
     pairs.insert(at, "f_a", f[ia])
 
-    # systems frame
-    refs = reference_systems(core.uir, threshold)
+    # systems frame: reference and improved systems under the profile's rule
+    strict = get_profile(core.parameters.get("profile", DEFAULT_PROFILE)).strict_improved
+    refs = reference_systems(core.uir, threshold, strict)
     prm = core.pr_means
     systems = pd.DataFrame({
         "system": list(core.systems),
@@ -327,8 +334,8 @@ def compare(
     recall: str,
     alpha: float = 0.5,
     threshold: float = DEFAULT_THRESHOLD,
-    test: str = "wilcoxon",
-    correction: str = "holm",
+    test: str | None = None,
+    correction: str | None = None,
     average: str = "macro",
     tol: float = DEFAULT_TOL,
     seed: int = 0,
@@ -337,14 +344,13 @@ def compare(
     directions: Mapping[str, int] | None = None,
     level: float = DEFAULT_LEVEL,
     n_resamples: int = 10_000,
+    profile: str = DEFAULT_PROFILE,
 ) -> CampaignComparison:
     """Compare every pair of systems of a campaign (JAIR 2011 §4-§7; ``docs/measures.md``,
     "The comparison report").
 
-    Equivalent to ``comparison_at(comparison_core(table, precision, recall,
-    test=..., ...), alpha, threshold)``: the expensive, alpha-free work is
-    :func:`comparison_core`; a caller that varies ``alpha`` or ``threshold`` (the dashboard)
-    keeps the core and calls :func:`comparison_at` only.
+    ``comparison_at(comparison_core(table, ...), alpha, threshold)``: a caller that varies
+    ``alpha`` or ``threshold`` (the dashboard) keeps the core and calls :func:`comparison_at`.
 
     Parameters
     ----------
@@ -357,8 +363,10 @@ def compare(
     threshold : float, default 0.25
         UIR threshold of reference and improved systems (WePS paper §5) and of the LaTeX pairs
         table.
-    test : {"wilcoxon", "t", "sign", "randomization", "none"}, default "wilcoxon"
-    correction : {"holm", "bh", "none"}, default "holm"
+    test : {"wilcoxon", "t", "sign", "randomization", "none"}, optional
+        Default: the profile's (``wilcoxon``).
+    correction : {"holm", "bh", "none"}, optional
+        Default: the profile's (``holm``; ``none`` under ``jair2011``).
     average : {"macro", "micro"}, default "macro"
     tol : float, default 1e-9
         Tolerance of UIR and of the paired tests: differences within ``tol`` are ties.
@@ -373,6 +381,10 @@ def compare(
         Significance level of the pair classes.
     n_resamples : int, default 10000
         Randomisation test resamples.
+    profile : {"default", "jair2011"}, default "default"
+        The conventions of :mod:`metrics.comparison.profiles`: the default test and correction,
+        and the rule of improved and reference systems (``UIR > threshold`` under jair2011,
+        else ``>=``), which the systems table, the pairs' verdicts and the tie ranking follow.
 
     Returns
     -------
@@ -383,6 +395,6 @@ def compare(
     core = comparison_core(table, precision, recall, test=test, correction=correction,
                            average=average, tol=tol, seed=seed, testbeds=testbeds,
                            metrics=metrics, directions=directions, level=level,
-                           n_resamples=n_resamples)
+                           n_resamples=n_resamples, profile=profile)
     return comparison_at(core, alpha, threshold)
 

@@ -9,7 +9,8 @@
   alpha is a significant loss at the other.
 * **Weakest-metric improvement over the ten pairs with the largest improvement** (JAIR
   Fig. 10; WePS Fig. 5), next to the all-pairs version of :func:`metrics.analyses.compare`.
-* **Improved systems** with the papers' strict ``UIR > t`` (WePS Table 5) or ``UIR >= t``.
+* **Improved systems** of the comparison, under its profile's rule: the papers' strict
+  ``UIR > t`` (WePS Table 5, profile ``jair2011``) or ``UIR >= t`` (:mod:`metrics.comparison.reference`).
 * **Random baselines averaged over k = 2..20** (Moreno & Dias 2015, Table 2): UniformRand and
   UltraShapedRand, ``runs`` seeds per k, campaign F_alpha (alpha = 0.9 as the paper).
 
@@ -37,6 +38,7 @@ from scipy import stats
 
 from metrics.analyses.baselines import baseline_membership
 from metrics.comparison.combine import f_alpha
+from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile
 from metrics.comparison.significance import pair_tests
 from metrics.errors import UnanimityError
 from metrics.measures.scoring import evaluate
@@ -44,7 +46,7 @@ from metrics.model.score_table import score_cube, validate_score_table
 from metrics.reports.latex import latex_escape
 
 __all__ = ["PaperTables", "jair_table5", "jair_table6", "weps_table2", "weakest_metric_top",
-           "improved_systems", "random_baselines_by_k", "paper_tables", "booktabs"]
+           "random_baselines_by_k", "paper_tables", "booktabs"]
 
 _CLASS_ORDER = ("concordant", "opposite", "none", "worsening")
 
@@ -160,23 +162,6 @@ def weakest_metric_top(weakest_points: pd.DataFrame, n: int = 10) -> dict:
     return {"pearson_r": r, "pvalue": p, "n": len(pts), "points": pts}
 
 
-def improved_systems(pairs: pd.DataFrame, systems: Sequence[str], threshold: float = 0.25,
-                     strict: bool = False) -> pd.DataFrame:
-    """``system, improved_systems`` (list, system order), ``n_improved``: every s with
-    UIR(a, s) > threshold (``strict``, the papers' Table 5) or >= threshold."""
-    u = pairs["uir"].to_numpy(dtype=np.float64)
-    with np.errstate(invalid="ignore"):
-        keep = (u > threshold) if strict else (u >= threshold)
-    pos = {s: i for i, s in enumerate(systems)}
-    sel = pairs.loc[keep, ["system_a", "system_b"]]
-    sel = sel.assign(_o=sel["system_b"].map(pos)).sort_values("_o", kind="stable")
-    lists = sel.groupby("system_a", sort=False)["system_b"].agg(list)
-    out = pd.DataFrame({"system": list(systems)})
-    out["improved_systems"] = [lists.get(s, []) for s in systems]
-    out["n_improved"] = out["improved_systems"].map(len)
-    return out
-
-
 def random_baselines_by_k(campaign, precision: str, recall: str, ks: Sequence[int] = range(2, 21),
                           runs: int = 10, alpha: float = 0.9, seed: int = 0,
                           missing: str = "penalize") -> pd.DataFrame:
@@ -256,23 +241,25 @@ def booktabs(df: pd.DataFrame, caption: str, digits: int = 3) -> str:
     return "\n".join(lines)
 
 
-def paper_tables(result, table: pd.DataFrame, strict_improved: bool = False,
-                 weakest_top: int = 10, weps_alphas: tuple[float, float] = (0.5, 0.2),
+def paper_tables(result, table: pd.DataFrame, weakest_top: int | None = None, weps_alphas: tuple[float, float] = (0.5, 0.2),
                  campaign=None, baseline_runs: int = 10, baseline_alpha: float = 0.9) -> PaperTables:
     """All the papers' tables of a :class:`metrics.reports.comparison_report.CampaignComparison` of ``table``.
 
     ``jair_table5``, ``jair_table6``, ``weps_table2`` (correction as the comparison's),
-    ``weakest_metric_top`` (the ``weakest_top`` pairs), ``improved_systems`` (strict or not at
-    the comparison's threshold) and, when a ``campaign`` with clusterings is given,
+    ``weakest_metric_top`` (the ``weakest_top`` pairs; default: the comparison's profile's, ten),
+    ``improved_systems`` (the comparison's own, under its profile's rule: read from
+    ``result.systems``, never recomputed) and, when a ``campaign`` with clusterings is given,
     ``random_baselines`` (k = 2..20). ``summary`` holds the counts and correlations.
     """
     p = result.parameters
     pairs = result.pairs
+    profile = get_profile(p.get("profile", DEFAULT_PROFILE))
+    weakest_top = profile.weakest_top if weakest_top is None else int(weakest_top)
     weps, weps_counts = weps_table2(table, p["precision"], p["recall"], weps_alphas,
                                     correction=p.get("correction", "none"),
                                     level=p.get("level", 0.05))
     top = weakest_metric_top(result.weakest_metric["points"], weakest_top)
-    imp = improved_systems(pairs, result.systems["system"].tolist(), p["threshold"], strict_improved)
+    imp = result.systems[["system", "improved_systems", "n_improved"]].reset_index(drop=True)
     tables = {"jair_table5": jair_table5(pairs), "jair_table6": jair_table6(pairs),
               "weps_table2": weps, "weakest_metric_top": top["points"], "improved_systems": imp}
     if campaign is not None and getattr(campaign, "has_clusterings", False):
@@ -284,7 +271,7 @@ def paper_tables(result, table: pd.DataFrame, strict_improved: bool = False,
                                      "n": int(result.weakest_metric["n"])},
         "weakest_metric_top": {"pearson_r": top["pearson_r"], "pvalue": top["pvalue"],
                                "n": top["n"]},
-        "improved_rule": ("UIR > " if strict_improved else "UIR >= ") + f"{p['threshold']:g}",
+        "improved_rule": ("UIR > " if profile.strict_improved else "UIR >= ") + f"{p['threshold']:g}",
         "n_improved": int(imp["n_improved"].sum()),
     }
     return PaperTables(tables, summary)

@@ -25,6 +25,7 @@ from metrics.analyses.paper_tables import paper_tables
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args, metric_names
 from metrics.comparison.curves import AVERAGES
 from metrics.comparison.profiles import PROFILES, get_profile
+from metrics.comparison.reference import improves
 from metrics.comparison.significance import CORRECTIONS, TESTS
 from metrics.comparison.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
 from metrics.errors import UnanimityError
@@ -141,8 +142,6 @@ def run(args: argparse.Namespace) -> int:
         raise UnanimityError(f"--out {args.out}: exists and is not a folder")
     try:
         profile = get_profile(args.profile)
-        args.tests = args.tests or profile.test
-        args.correction = args.correction or profile.correction
         campaign = campaign_from_args(args)
         table, beds = _scores_of(campaign, args, metrics)
         known = set(pd.unique(table["metric"]))
@@ -157,12 +156,13 @@ def run(args: argparse.Namespace) -> int:
         result = compare(
             table, metrics[0], metrics[1], alpha=args.alpha, threshold=args.threshold,
             test=args.tests, correction=args.correction, average=args.average, tol=args.tol,
-            seed=args.seed, testbeds=beds, metrics=metrics,
+            seed=args.seed, testbeds=beds, metrics=metrics, profile=profile.name,
         )
+        args.tests, args.correction = result.parameters["test"], result.parameters["correction"]
         # the output folder is a versioned bundle (metrics/reports/bundle.py) with ranking.csv
         extra, extra_tex, extra_json = {}, [], {}
         if args.paper_tables or profile.paper_tables or args.random_baselines:
-            pt = paper_tables(result, table, strict_improved=profile.strict_improved,
+            pt = paper_tables(result, table,
                               campaign=campaign if args.random_baselines else None)
             extra, extra_tex, extra_json = pt.tables, [pt.to_latex()], {"paper_tables": pt.summary}
         try:
@@ -177,8 +177,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UnanimityError(str(exc)) from exc
     n_sys = len(result.systems)
-    robust = int((result.pairs["uir"] >= args.threshold).sum())
-    print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR >= {args.threshold:g}"
+    robust = int(improves(result.pairs["uir"], args.threshold, profile.strict_improved).sum())
+    sign = ">" if profile.strict_improved else ">="
+    print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR {sign} "
+          f"{args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
     if extra_json:  # the papers' tables in one line
         pts = extra_json["paper_tables"]

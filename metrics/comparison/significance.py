@@ -42,6 +42,7 @@ from metrics.comparison.paired import (
     paired_test,
     run_tests,
 )
+from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST
 from metrics.comparison.uir import DEFAULT_TOL, check_tol
 from metrics.model.score_table import metric_directions, score_cube
 
@@ -110,8 +111,8 @@ def correct_pvalues(p, method: str = "holm") -> np.ndarray:
 def pair_tests(
     table: pd.DataFrame,
     metrics: Sequence[str],
-    test: str = "wilcoxon",
-    correction: str = "holm",
+    test: str = DEFAULT_TEST,
+    correction: str = DEFAULT_CORRECTION,
     seed=0,
     n_resamples: int = DEFAULT_RESAMPLES,
     systems: Sequence[str] | None = None,
@@ -156,8 +157,8 @@ def pair_tests(
     return pair_tests_cube(cube, directions, test, correction, seed, n_resamples, family, tol)
 
 
-def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str = "wilcoxon",
-                    correction: str = "holm", seed=0, n_resamples: int = DEFAULT_RESAMPLES,
+def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str = DEFAULT_TEST,
+                    correction: str = DEFAULT_CORRECTION, seed=0, n_resamples: int = DEFAULT_RESAMPLES,
                     family: str = "metric", tol: float = DEFAULT_TOL) -> pd.DataFrame:
     """:func:`pair_tests` on a ready :class:`~metrics.model.score_table.ScoreCube`."""
     check_test(test)

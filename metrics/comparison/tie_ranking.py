@@ -45,6 +45,9 @@ import pandas as pd
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile
+from metrics.comparison.reference import improves
+from metrics.comparison.uir import DEFAULT_THRESHOLD
 from metrics.errors import UnanimityError
 from metrics.reports.latex import latex_escape, shown_note
 
@@ -53,8 +56,8 @@ __all__ = ["TieRanking", "tie_ranking", "ranking_from_comparison", "RANKING_COLU
 
 #: Columns of ``ranking.csv``.
 RANKING_COLUMNS: tuple[str, ...] = ("system", "rank_low", "rank_high", "group")
-#: Default UIR threshold of a robust improvement (the papers' 0.25).
-DEFAULT_RANK_THRESHOLD = 0.25
+#: Default UIR threshold of a robust improvement (:data:`metrics.comparison.uir.DEFAULT_THRESHOLD`).
+DEFAULT_RANK_THRESHOLD = DEFAULT_THRESHOLD
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,6 +91,8 @@ class TieRanking:
     score : ndarray of float or None
         A score shown next to the order (campaign F_alpha), used only to list systems within a
         group; it never decides the order.
+    strict : bool
+        The profile's rule: a robust improvement needs ``UIR > threshold`` (else ``>=``).
     """
 
     systems: tuple[str, ...]
@@ -102,6 +107,7 @@ class TieRanking:
     rule: str
     threshold: float
     score: np.ndarray | None = None
+    strict: bool = False
 
     def to_dataframe(self) -> pd.DataFrame:
         """``system, rank_low, rank_high, group, n_above, n_below, block, score`` sorted by group,
@@ -131,9 +137,9 @@ class TieRanking:
         with ``top``, its first ``top`` rows and the note "N of M systems shown; full table in
         ranking.csv"."""
 
-        rule = ("UIR $\\geq " + f"{self.threshold:g}" + "$ and a concordant significant "
-                "improvement" if self.rule == "uir+concordant"
-                else "UIR $\\geq " + f"{self.threshold:g}" + "$")
+        sign = ">" if self.strict else "\\geq"
+        rule = (f"UIR ${sign} {self.threshold:g}$" + (" and a concordant significant improvement"
+                                                      if self.rule == "uir+concordant" else ""))
         lines = [r"\begin{table}[ht]", r"\centering", r"\small", r"\begin{tabular}{rlc}",
                  r"\toprule", r"Group & System & Rank interval \\", r"\midrule"]
         prev = None
@@ -189,6 +195,7 @@ def tie_ranking(
     threshold: float = DEFAULT_RANK_THRESHOLD,
     score: Sequence[float] | None = None,
     require_concordant: bool = True,
+    strict: bool = False,
 ) -> TieRanking:
     """Partial order, tie groups and rank intervals from a comparison's pairs table.
 
@@ -209,6 +216,9 @@ def tie_ranking(
     require_concordant : bool, default True
         Also require ``pair_class == "concordant"``. When the pairs carry no class at all
         (comparison without tests) the rule falls back to UIR alone.
+    strict : bool, default False
+        The profile's rule (:func:`metrics.comparison.reference.improves`): ``UIR(a, b) >
+        threshold`` instead of ``>=``.
 
     Returns
     -------
@@ -230,8 +240,7 @@ def tie_ranking(
     if (ia < 0).any() or (ib < 0).any():
         raise UnanimityError("the pairs table names systems outside the given systems")
     u = pairs["uir"].to_numpy(dtype=np.float64)
-    with np.errstate(invalid="ignore"):
-        robust = u >= threshold
+    robust = improves(u, threshold, strict)
     rule = "uir"
     if require_concordant and "pair_class" in pairs and pairs["pair_class"].notna().any():
         robust &= (pairs["pair_class"] == "concordant").to_numpy()
@@ -264,16 +273,17 @@ def tie_ranking(
     if sc is not None and sc.shape != (S,):
         raise UnanimityError(f"score has {sc.size} values for {S} systems")
     return TieRanking(names, direct, above, block.astype(np.int64), group,
-                      1 + n_above, S - n_below, hasse, cycles, rule, threshold, sc)
+                      1 + n_above, S - n_below, hasse, cycles, rule, threshold, sc, strict)
 
 
 def ranking_from_comparison(result, threshold: float | None = None,
                             require_concordant: bool = True) -> TieRanking:
     """:func:`tie_ranking` of a :class:`metrics.reports.comparison_report.CampaignComparison` (its pairs, its
     systems in order, its campaign F_alpha as the listing score, its UIR threshold unless
-    ``threshold`` is given)."""
+    ``threshold`` is given, its profile's rule of improvement)."""
     thr = result.parameters.get("threshold", DEFAULT_RANK_THRESHOLD) if threshold is None else threshold
     systems = result.systems
+    strict = get_profile(result.parameters.get("profile", DEFAULT_PROFILE)).strict_improved
     return tie_ranking(result.pairs, systems["system"].tolist(), thr,
                        score=systems["f_alpha"].to_numpy(dtype=np.float64),
-                       require_concordant=require_concordant)
+                       require_concordant=require_concordant, strict=strict)

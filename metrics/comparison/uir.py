@@ -1,7 +1,7 @@
 """Unanimous improvement and the Unanimous Improvement Ratio (docs/measures.md §5).
 
-(Size: the per-pair and all-pairs UIR share their definitions and tie rule, so they stay in one
-module of about 440 lines; parametric UIR is in :mod:`metrics.comparison.parametric`.)
+Parametric UIR is in :mod:`metrics.comparison.parametric`, reference and improved systems in
+:mod:`metrics.comparison.reference`.
 
 Amigó, Gonzalo, Artiles and Verdejo (2011), "Combining evaluation metrics via the unanimous
 improvement ratio and its application to clustering tasks", JAIR 42, §3-§4 and §8 (parametric
@@ -33,10 +33,8 @@ Choices the papers leave open, made here
 * **Missing scores.** A topic where any metric of X is NaN for a or for b is left out of T for
   that pair and counted in ``n_missing`` (``n_topics`` counts the topics used). A pair with no
   usable topic has UIR NaN.
-* **Reference system** of a: ``argmax_s UIR(s, a)`` over s != a, kept only where that maximum
-  is >= ``threshold`` (>=, docs/measures.md §5; the WePS paper's table writes "> 0.25"). Ties for the maximum
-  go to the system listed first. **Improved systems** of a: every s != a with
-  UIR(a, s) >= threshold, in system order.
+* **Reference and improved systems**: :mod:`metrics.comparison.reference` (the rule "a
+  improves b" of the comparison's profile).
 * **Parametric UIR**: see :mod:`metrics.comparison.parametric`.
 """
 
@@ -60,12 +58,13 @@ __all__ = [
     "check_tol",
     "check_metrics",
     "oriented",
-    "reference_systems",
     "DEFAULT_TOL",
     "DEFAULT_THRESHOLD",
 ]
 
 DEFAULT_TOL = 1e-9
+#: The UIR threshold of a robust improvement (the papers' 0.25): improved and reference systems,
+#: the robust verdict of a pair, the tie ranking and the papers' tables all default to it.
 DEFAULT_THRESHOLD = 0.25
 
 
@@ -385,55 +384,3 @@ def uir_matrix(
     tol = check_tol(tol)
     cube = score_cube(table, metrics, systems=systems)
     return uir_matrix_cube(cube, tol, directions)
-
-
-# ---------------------------------------------------------------------------------------------
-# Reference systems
-# ---------------------------------------------------------------------------------------------
-
-
-def reference_systems(matrix: UIRMatrix, threshold: float = DEFAULT_THRESHOLD) -> pd.DataFrame:
-    """Reference system and improved systems of every system (docs/measures.md §5; WePS paper, Table 5).
-
-    Parameters
-    ----------
-    matrix : UIRMatrix
-    threshold : float, default 0.25
-
-    Returns
-    -------
-    DataFrame
-        One row per system: ``system``; ``reference_system`` = argmax_s UIR(s, a) over s != a
-        when that maximum is >= ``threshold`` (ties: first in system order), else None;
-        ``reference_uir`` = that UIR (NaN without a reference); ``improved_systems`` = list of every
-        s != a with UIR(a, s) >= threshold, in system order.
-    """
-    threshold = float(threshold)
-    U = np.array(matrix.uir, dtype=np.float64, copy=True)
-    S = U.shape[0]
-    np.fill_diagonal(U, np.nan)
-    names = list(matrix.systems)
-    ref_sys: list[str | None] = []
-    ref_val: list[float] = []
-    improved: list[list[str]] = []
-    for a in range(S):
-        col = U[:, a]  # UIR(s, a)
-        if np.all(np.isnan(col)):
-            best = -1
-        else:
-            best = int(np.nanargmax(col))  # first maximum
-        if best >= 0 and col[best] >= threshold:
-            ref_sys.append(names[best])
-            ref_val.append(float(col[best]))
-        else:
-            ref_sys.append(None)
-            ref_val.append(float("nan"))
-        with np.errstate(invalid="ignore"):
-            imp = np.flatnonzero(U[a] >= threshold)
-        improved.append([names[s] for s in imp])
-    return pd.DataFrame({
-        "system": names,
-        "reference_system": ref_sys,
-        "reference_uir": ref_val,
-        "improved_systems": improved,
-    })

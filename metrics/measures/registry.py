@@ -24,6 +24,7 @@ from typing import Any
 
 from metrics.errors import UnanimityError
 from metrics.measures.organisation.ir import parse_ir_measure
+from metrics.measures.organisation.weights import DEFAULT_N, DEFAULT_W
 from metrics.measures.typelevel.type_entries import TYPE_KERNELS
 from metrics.measures.typelevel.type_scores import MAPPINGS
 
@@ -120,6 +121,9 @@ def _positive(v: float) -> bool:
 
 
 #: the weighting parameters of Reliability and Sensitivity (docs/organisation.md)
+#: Parameters of every Reliability / Sensitivity entry: the paper's ranking setting
+#: (:data:`~metrics.measures.organisation.weights.DEFAULT_N`, ``DEFAULT_W``).
+_RS_PARAMS = {"n": DEFAULT_N, "w": DEFAULT_W}
 _RS_CHECKS = {"n": (lambda v: v > 0, "n must be positive"),
               "w": (lambda v: 0 < v < 1, "w must lie strictly between 0 and 1")}
 
@@ -160,15 +164,15 @@ _INFOS: tuple[MetricInfo, ...] = (
                "Σ_e w(e) R(e), R(e) = Σ_{e' related to e in X} w(e') P(r(e,e') ∈ G) / "
                "Σ_{e'} w(e'), P = min(1, |r in G| / |r in X|); the first n positions carry W_n = w "
                "of the weight when the collection has a tail", _AGV13,
-               params={"n": 30, "w": 0.8}, overlap_aware=True,
-               kernel=lambda s, n=30, w=0.8: s.reliability_sensitivity[0],
+               params=dict(_RS_PARAMS), overlap_aware=True,
+               kernel=lambda s, n=DEFAULT_N, w=DEFAULT_W: s.reliability_sensitivity[0],
                param_checks=_RS_CHECKS),
     MetricInfo("sensitivity", 1, "reliability/sensitivity",
                "Sensitivity: Reliability with the output and the gold swapped (a flat clustering: "
                "BCubed recall, occurrence-level with overlap)",
                "as reliability, with X and G exchanged", _AGV13,
-               params={"n": 30, "w": 0.8}, overlap_aware=True,
-               kernel=lambda s, n=30, w=0.8: s.reliability_sensitivity[1],
+               params=dict(_RS_PARAMS), overlap_aware=True,
+               kernel=lambda s, n=DEFAULT_N, w=DEFAULT_W: s.reliability_sensitivity[1],
                param_checks=_RS_CHECKS),
     # --- end Reliability & Sensitivity -------------------------------------------------------
     MetricInfo("homogeneity", 1, "entropy", "each cluster holds items of one class",
@@ -266,19 +270,19 @@ _ORGANISATION_INFOS: tuple[MetricInfo, ...] = (
     MetricInfo("reliability_priority", 1, "reliability/sensitivity",
                "Reliability over priority relations only (d above d')",
                "reliability restricted to d ≻ d' (a higher level, or prioritised vs the tail)",
-               _AGV13, params={"n": 30, "w": 0.8}, overlap_aware=True,
+               _AGV13, params=dict(_RS_PARAMS), overlap_aware=True,
                param_checks=_RS_CHECKS),
     MetricInfo("sensitivity_priority", 1, "reliability/sensitivity",
                "Sensitivity over priority relations only",
-               "sensitivity restricted to d ≻ d'", _AGV13, params={"n": 30, "w": 0.8},
+               "sensitivity restricted to d ≻ d'", _AGV13, params=dict(_RS_PARAMS),
                overlap_aware=True, param_checks=_RS_CHECKS),
     MetricInfo("reliability_relatedness", 1, "reliability/sensitivity",
                "Reliability over relatedness relations only (same cluster)",
-               "reliability restricted to d ∼ d'", _AGV13, params={"n": 30, "w": 0.8},
+               "reliability restricted to d ∼ d'", _AGV13, params=dict(_RS_PARAMS),
                overlap_aware=True, param_checks=_RS_CHECKS),
     MetricInfo("sensitivity_relatedness", 1, "reliability/sensitivity",
                "Sensitivity over relatedness relations only (same cluster)",
-               "sensitivity restricted to d ∼ d'", _AGV13, params={"n": 30, "w": 0.8},
+               "sensitivity restricted to d ∼ d'", _AGV13, params=dict(_RS_PARAMS),
                overlap_aware=True, param_checks=_RS_CHECKS),
 )
 

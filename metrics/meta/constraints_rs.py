@@ -26,6 +26,7 @@ import pandas as pd
 from metrics.comparison.combine import f_alpha
 from metrics.io.organisation_build import build_organisation_campaign
 from metrics.measures.organisation.scores import organisation_rs
+from metrics.measures.organisation.weights import DEFAULT_N, DEFAULT_W
 from metrics.measures.registry import parse_metric
 from metrics.meta.constraints_organisation import (
     ORGANISATION_CONSTRAINTS,
@@ -42,8 +43,8 @@ __all__ = ["PAPER_N", "PAPER_W", "rs_pair", "rs_scorers", "check_rs",
            "organisation_constraint_results", "organisation_verdicts"]
 
 #: the paper's setting for the constraint analysis: the first 30 levels carry 80% of the weight
-PAPER_N: int = 30
-PAPER_W: float = 0.8
+PAPER_N: int = DEFAULT_N
+PAPER_W: float = DEFAULT_W
 
 
 @lru_cache(maxsize=512)

@@ -9,6 +9,9 @@ from typing import Protocol
 
 import pandas as pd
 
+from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile
+from metrics.comparison.reference import improves
+
 __all__ = ["PairReport", "MetricVerdict", "pair_report", "verdict_sentence", "ComparisonTables"]
 
 
@@ -64,8 +67,9 @@ class MetricVerdict:
 class PairReport:
     """Everything the report says about the ordered pair (a, b) at its alpha and threshold.
 
-    ``uir_verdict`` is ``"a"`` when UIR(a, b) >= threshold (a improves b robustly), ``"b"`` when
-    UIR(b, a) >= threshold, else None. ``better_for_every_alpha`` is ``"a"`` when
+    ``uir_verdict`` is ``"a"`` when a improves b robustly (UIR(a, b) >= threshold, or > under
+    a profile with the strict rule: ``strict``, :func:`metrics.comparison.reference.improves`),
+    ``"b"`` when b improves a, else None. ``better_for_every_alpha`` is ``"a"`` when
     F_alpha(a) > F_alpha(b) for every alpha, ``"b"`` for the reverse, else None.
     """
 
@@ -93,6 +97,7 @@ class PairReport:
     correction: str
     level: float
     metrics: tuple[MetricVerdict, ...]
+    strict: bool = False
 
 
 def _none_if_nan(v):
@@ -120,7 +125,9 @@ def pair_report(comp: ComparisonTables, a: str, b: str) -> PairReport:
     p = comp.parameters
     thr = float(p["threshold"])
     u = float(row["uir"])
-    uir_verdict = "a" if u >= thr else ("b" if -u >= thr else None)
+    strict = get_profile(p.get("profile", DEFAULT_PROFILE)).strict_improved
+    uir_verdict = ("a" if improves(u, thr, strict) else
+                   ("b" if improves(-u, thr, strict) else None))
     better = "a" if bool(row["beats_all_alpha"]) else ("b" if bool(rev["beats_all_alpha"]) else None)
     n_used: dict[str, int] = {}
     if comp.tests is not None:
@@ -150,6 +157,7 @@ def pair_report(comp: ComparisonTables, a: str, b: str) -> PairReport:
         better_for_every_alpha=better, crossings=tuple(float(x) for x in row["crossings"]),
         pair_class=_none_if_nan(row["pair_class"]), test=str(p["test"]),
         correction=str(p["correction"]), level=float(p["level"]), metrics=verdicts,
+        strict=strict,
     )
 
 
@@ -177,7 +185,8 @@ def verdict_sentence(rep: PairReport, names: tuple[str, str] | None = None) -> s
         win, lose = (a, b) if rep.uir_verdict == "a" else (b, a)
         nw, nl = ((rep.n_a_better, rep.n_b_better) if rep.uir_verdict == "a"
                   else (rep.n_b_better, rep.n_a_better))
-        head = (f"{win} improves {lose} robustly: UIR = {abs(u):+.2f} \u2265 {t:.2f} ({win} at "
+        sign = ">" if rep.strict else "\u2265"
+        head = (f"{win} improves {lose} robustly: UIR = {abs(u):+.2f} {sign} {t:.2f} ({win} at "
                 f"least as good on every metric on {nw} of {rep.n_topics} topics, {lose} on {nl})")
     elif u is None or math.isnan(u):
         head = f"UIR of {a} over {b} is undefined (no topic)"

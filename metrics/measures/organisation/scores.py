@@ -20,6 +20,7 @@ import numpy as np
 from metrics.errors import CampaignAlignmentError
 from metrics.measures.organisation._sorted import unique_int
 from metrics.measures.organisation.reliability import Side, reliability_sensitivity
+from metrics.measures.organisation.weights import DEFAULT_N, DEFAULT_W
 from metrics.model.campaign import Campaign, Membership
 
 __all__ = ["RS_METRICS", "organisation_rs", "membership_levels"]
@@ -131,7 +132,7 @@ def organisation_rs(campaign: Campaign, systems: Sequence[str], specs: Sequence,
     out: dict[str, np.ndarray] = {}
     cache: dict[tuple, object] = {}
     for spec in specs:
-        key = (float(spec.params.get("n", 30)), float(spec.params.get("w", 0.8)))
+        key = (float(spec.params.get("n", DEFAULT_N)), float(spec.params.get("w", DEFAULT_W)))
         if key not in cache:
             cache[key] = reliability_sensitivity(run_side, gold_side, n_items, n_groups,
                                                  campaign.tail, *key)
