@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from timing import best_of
 
 from metrics.meta.meta_evaluation import meta_evaluate, robustness
-from timing import best_of
 
 
 def _table(n_systems: int, n_topics: int, names: list[str], seed: int = 0) -> pd.DataFrame:

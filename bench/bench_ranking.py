@@ -9,9 +9,10 @@
 from __future__ import annotations
 
 from bench_compare import random_table
+from timing import best_of
+
 from metrics.analyses import compare
 from metrics.comparison.tie_ranking import ranking_from_comparison
-from timing import best_of
 
 
 def run() -> list[tuple[str, float, str]]:

@@ -6,7 +6,8 @@ Three ways in: ``unanimity dashboard DIR`` (the command-line bundle), a folder p
 Data page (listed for every session of this server, like the command-line one: it is a path on
 the server) and a zip uploaded on the Data page (stored through :mod:`dashboard.uploads`, so per
 session, size-limited and deleted with the session; unpacked by
-:func:`metrics.reports.bundle_zip.unpack_bundle_zip`, which takes out only the files the manifest lists).
+:func:`metrics.reports.bundle_zip.unpack_bundle_zip`, which takes out only the files the manifest
+lists).
 The URL names the bundle shown (``?bundle=KEY``).
 """
 
@@ -85,7 +86,8 @@ def open_source(src: BundleSource) -> Bundle:
     Raises
     ------
     UnanimityError
-        :func:`metrics.reports.bundle.open_bundle`'s refusals (changed files, another format version).
+        :func:`metrics.reports.bundle.open_bundle`'s refusals (changed files, another format
+        version).
     """
     cid = mtime_id(Path(src.path)) if not src.cid.startswith("upload:") else src.cid
     return _open(cid, src.path)

@@ -100,7 +100,8 @@ def campaign_info(src: Source) -> dict:
 
 
 def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
-    """Metric pairs the campaign can use: ``metrics.measures.registry.default_metric_pairs`` (the pairs
+    """Metric pairs the campaign can use: ``metrics.measures.registry.default_metric_pairs`` (the
+    pairs
     that fit its task), or for a score-table campaign the standard pairs whose metrics are both
     in the table, else its first two metrics."""
     from metrics.measures.registry import METRIC_PAIRS, default_metric_pairs  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
@@ -306,7 +307,8 @@ def _tie_ranking(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, thre
 
 
 def tie_ranking(sel: Selection, t: Table):
-    """``metrics.comparison.tie_ranking.ranking_from_comparison`` of :func:`comparison` (cached with it,
+    """``metrics.comparison.tie_ranking.ranking_from_comparison`` of :func:`comparison` (cached with
+    it,
     under the same key): the partial order of robust improvements, tie groups, rank intervals
     and the Hasse edges."""
     beds = _testbeds_of(sel, t)

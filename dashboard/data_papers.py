@@ -1,4 +1,5 @@
-"""Cached calls for the Papers' tables page: :func:`metrics.analyses.paper_tables.paper_tables` of the
+"""Cached calls for the Papers' tables page: :func:`metrics.analyses.paper_tables.paper_tables` of
+the
 page's one comparison (:func:`dashboard.data.comparison`, cached under the same table key) and
 the random baselines over k. Nothing is computed here: every number comes from ``metrics``."""
 
@@ -23,7 +24,8 @@ def _paper_tables(tkey: str, _result, _t: pd.DataFrame, alpha: float, threshold:
 
 
 def paper_tables(sel: Selection, t: data.Table):
-    """``metrics.analyses.paper_tables.paper_tables`` of :func:`dashboard.data.comparison` (its pairs and
+    """``metrics.analyses.paper_tables.paper_tables`` of :func:`dashboard.data.comparison` (its
+    pairs and
     table), under the selection's profile (read from the comparison); no random
     baselines. Keyed like the comparison: table key, alpha, threshold, test settings."""
     return _paper_tables(t.key, data.comparison(sel, t), t.frame, round(sel.alpha, 4),
@@ -41,7 +43,8 @@ def _random_baselines(cid: str, path: str, runs: tuple[str, ...], p: str, r: str
 
 
 def random_baselines(sel: Selection, n_runs: int) -> pd.DataFrame:
-    """``metrics.analyses.paper_tables.random_baselines_by_k`` of the campaign on the selected metric pair
+    """``metrics.analyses.paper_tables.random_baselines_by_k`` of the campaign on the selected
+    metric pair
     (Moreno & Dias 2015 Table 2: k = 2..20, ``n_runs`` seeds each, F at alpha 0.9)."""
     src = sel.source
     return _random_baselines(src.cid, src.path, src.runs, sel.precision, sel.recall, int(n_runs))

@@ -99,7 +99,7 @@ def report_html(rep: pd.DataFrame, name_width: int = 34, height_px: int = 520) -
     flags = [c.replace("_", " ") for c in FLAG_COLUMNS if c in rep.columns]
     numbers = [c for c in shown.columns if c != "system"]
     titles = pd.DataFrame("", index=shown.index, columns=shown.columns)
-    titles["system"] = [n if s != n else "" for n, s in zip(names, shown["system"])]
+    titles["system"] = [n if s != n else "" for n, s in zip(names, shown["system"], strict=True)]
     sty = (shown.style.hide(axis="index")
            .format("{:,}", subset=numbers)
            .format(html.escape, subset=["system"])

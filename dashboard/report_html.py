@@ -18,8 +18,9 @@ __all__ = ["build_report", "tie_groups_frame", "tie_groups_note", "robust_pairs_
 _CSS = """
 body{font-family:Inter,'Source Sans Pro',Arial,sans-serif;margin:0;color:#222;background:#fafafa}
 main{max-width:1180px;margin:0 auto;padding:24px 32px 48px;background:#fff}
-h1{font-size:26px;margin:8px 0 4px} h2{font-size:19px;margin:32px 0 6px;border-bottom:1px solid #ddd;
-padding-bottom:4px} .sub{color:#555;margin:0 0 12px} .note{color:#666;font-size:13px;margin:4px 0 10px}
+h1{font-size:26px;margin:8px 0 4px}
+h2{font-size:19px;margin:32px 0 6px;border-bottom:1px solid #ddd;padding-bottom:4px}
+.sub{color:#555;margin:0 0 12px} .note{color:#666;font-size:13px;margin:4px 0 10px}
 table{border-collapse:collapse;font-size:13px;margin:8px 0 16px;width:100%}
 th,td{border-bottom:1px solid #e6e6e6;padding:4px 8px;text-align:right}
 th{background:#f3f3f3;text-align:right} td:first-child,th:first-child{text-align:left}
@@ -27,7 +28,8 @@ td:nth-child(2),th:nth-child(2){text-align:left}
 .verdict{font-size:18px;font-weight:600;margin:10px 0 14px;padding:8px 12px;background:#f3f7fb;
 border-left:4px solid #0072B2}
 .params{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:4px 16px;
-font-size:14px;margin:10px 0} .params b{color:#333} footer{color:#888;font-size:12px;margin-top:30px}
+font-size:14px;margin:10px 0} .params b{color:#333}
+footer{color:#888;font-size:12px;margin-top:30px}
 """
 
 
@@ -56,7 +58,8 @@ def _table_html(df: pd.DataFrame, max_rows: int = 60, floatfmt: str = "{:.3f}") 
 
 
 def tie_groups_frame(groups: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
-    """The ranking with tie groups (:meth:`metrics.comparison.tie_ranking.TieRanking.to_dataframe`) with
+    """The ranking with tie groups (:meth:`metrics.comparison.tie_ranking.TieRanking.to_dataframe`)
+    with
     readable headers: group, system, rank interval ("3" or "1\u20135"), F, systems above / below;
     its first ``top`` rows."""
     g = groups if top is None else groups.head(top)
@@ -65,7 +68,7 @@ def tie_groups_frame(groups: pd.DataFrame, top: int | None = None) -> pd.DataFra
         "Group": g["group"].to_numpy(),
         "System": g["system"].to_numpy(),
         "Ranks": [f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                  for lo, hi in zip(g["rank_low"], g["rank_high"])],
+                  for lo, hi in zip(g["rank_low"], g["rank_high"], strict=True)],
         "F\u03b1": g["score"].to_numpy(),
         "Systems above": g["n_above"].to_numpy(),
         "Systems below": g["n_below"].to_numpy(),

@@ -1,4 +1,5 @@
-"""``python -m dashboard.serve run dashboard/app.py [streamlit options] [-- PATH [--testbeds RULE]]``.
+"""``python -m dashboard.serve run dashboard/app.py [streamlit options] [-- PATH [--testbeds
+RULE]]``.
 
 Exactly ``streamlit run`` (same arguments, same process), after starting the warm-up of
 :mod:`dashboard.warm` so that the first session opens fast.

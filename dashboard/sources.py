@@ -21,7 +21,8 @@ from dashboard import uploads
 from metrics.comparison.profiles import DEFAULT_PROFILE
 from metrics.reports.bundle import is_bundle
 
-__all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "sources", "cli_path", "mtime_id",
+__all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "sources", "cli_path",
+           "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
            "comparison_key", "demo_source", "cli_testbeds", "path_source"]
 

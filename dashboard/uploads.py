@@ -139,7 +139,7 @@ class UploadSpace:
                                  f"{lim.upload_bytes / MIB:.0f} MiB")
         names = [safe_name(n, i) for i, (n, _) in enumerate(files)]
         seen: dict[str, str] = {}
-        for (given, _), name in zip(files, names):
+        for (given, _), name in zip(files, names, strict=True):
             if name in seen:
                 raise UnanimityError(f"two uploaded files are named {name!r} ({seen[name]!r} and "
                                      f"{given!r}): rename one")
@@ -159,7 +159,7 @@ class UploadSpace:
                                      f"uploads; at most {lim.session_bytes / MIB:.0f} MiB")
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(prefix=".partial-", dir=self.folder))
-            for name, (_, content) in zip(names, files):
+            for name, (_, content) in zip(names, files, strict=True):
                 (tmp / name).write_bytes(content)
             try:
                 tmp.rename(target)

@@ -4,7 +4,8 @@
 :func:`start` before handing over to ``streamlit run``. A background thread imports the heavy
 modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on,
 scores it on the default metric pair and computes the alpha-free comparison core every page reads.
-The keys come from :mod:`dashboard.sources`, the one owner of the dashboard's cache keys. The first session then finds them here instead of
+The keys come from :mod:`dashboard.sources`, the one owner of the dashboard's cache keys. The first
+session then finds them here instead of
 computing them (``dashboard.data`` asks :func:`take` before computing), so the first chart
 appears within a few seconds of opening the page. Nothing is computed here that the dashboard
 would not compute itself, with the same ``metrics`` calls.

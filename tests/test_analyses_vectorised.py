@@ -1,6 +1,7 @@
 """The vectorised comparison engine equals the per-pair routes it replaces, bit for bit.
 
-* :func:`metrics.comparison.combine.all_pairs_alpha` (every pair's beats-for-all-alpha and crossings at
+* :func:`metrics.comparison.combine.all_pairs_alpha` (every pair's beats-for-all-alpha and crossings
+at
   once, vectorised Brent) against :func:`beats_matrix` + :func:`pair_crossings` /
   :func:`micro_crossing` pair by pair, on random tables and on near-tangent, hidden-crossing,
   tied and undefined curves;
@@ -18,18 +19,17 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from alpha_reference import beats_matrix, micro_crossing, pair_crossings
 from pandas.testing import assert_frame_equal
 from scipy import stats
-from scipy.optimize import minimize_scalar
+from scipy.optimize import brentq, minimize_scalar
 
 from metrics.analyses import THRESHOLDS, compare, comparison_at, comparison_core, threshold_curve
-from metrics.reports.comparison_report import CampaignComparison
-from alpha_reference import beats_matrix, micro_crossing, pair_crossings
 from metrics.comparison.alpha import _grid_bounds, _PairDiff, _roots_vec, all_pairs_alpha
 from metrics.comparison.combine import f_alpha
 from metrics.comparison.curves import Curves, curves_from_arrays
 from metrics.comparison.paired import _wilcoxon_rows
-
+from metrics.reports.comparison_report import CampaignComparison
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -146,7 +146,6 @@ def test_all_pairs_equal_per_pair_with_perturbed_copies():
 
 
 def test_roots_vec_matches_scipy_brentq():
-    from scipy.optimize import brentq
 
     rng = np.random.default_rng(3)
     c = rng.uniform(-0.9, 0.9, 200)
@@ -157,7 +156,7 @@ def test_roots_vec_matches_scipy_brentq():
 
     got = _roots_vec(f_vec, np.full(200, -1.0), np.full(200, 1.0))
     for i in range(200):
-        want = brentq(lambda x: np.tanh(k[i] * (x - c[i])) + 0.1 * (x - c[i]) ** 3, -1.0, 1.0,
+        want = brentq(lambda x: np.tanh(k[i] * (x - c[i])) + 0.1 * (x - c[i]) ** 3, -1.0, 1.0,  # noqa: B023 - called in this iteration
                       xtol=1e-13, rtol=4 * np.finfo(float).eps)
         assert abs(got[i] - want) <= 3e-13, (i, got[i], want)
 

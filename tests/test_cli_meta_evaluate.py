@@ -10,8 +10,8 @@ import pytest
 from test_meta_evaluation import HAND, _table
 
 from metrics.cli import main
-from metrics.measures.scoring import evaluate
 from metrics.io import load
+from metrics.measures.scoring import evaluate
 from metrics.meta.meta_evaluation import meta_evaluate
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,5 +1,6 @@
 """The Papers' tables page (AppTest) on the bundled RepLab 2013 campaign: it renders
-metrics.analyses.paper_tables of the page's own comparison (the values equal a direct computation from
+metrics.analyses.paper_tables of the page's own comparison (the values equal a direct computation
+from
 the score table), the jair2011 profile switches improved systems to the strict rule, and the
 random baselines are scored on request."""
 

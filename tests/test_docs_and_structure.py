@@ -56,8 +56,8 @@ def test_no_citation_of_the_internal_reference():
 
 def test_warm_start_publishes_under_the_dashboards_cache_keys():
     pytest.importorskip("streamlit")
-    from dashboard import warm
-    from dashboard.sources import (
+    from dashboard import warm  # noqa: PLC0415 - after importorskip
+    from dashboard.sources import (  # noqa: PLC0415 - after importorskip
         DEMO_KEY,
         campaign_key,
         comparison_key,
@@ -65,8 +65,8 @@ def test_warm_start_publishes_under_the_dashboards_cache_keys():
         sources,
         table_key,
     )
-    from metrics.analyses import ComparisonCore
-    from metrics.measures.registry import METRIC_PAIRS
+    from metrics.analyses import ComparisonCore  # noqa: PLC0415 - after importorskip
+    from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415 - after importorskip
 
     warm._warm(None)
     src = sources()[DEMO_KEY]

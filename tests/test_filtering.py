@@ -1,4 +1,5 @@
-"""Filtering measures (metrics/measures/organisation/filtering.py; docs/meta-evaluation.md): hand-worked values, and
+"""Filtering measures (metrics/measures/organisation/filtering.py; docs/meta-evaluation.md):
+hand-worked values, and
 Reliability/Sensitivity of a filtering output against the pairwise definition (Hypothesis)."""
 
 from __future__ import annotations

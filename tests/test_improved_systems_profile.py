@@ -72,9 +72,9 @@ def test_report_and_bundle_agree(table, tmp_path, profile):
 @pytest.mark.parametrize("profile", ["jair2011", "default"])
 def test_dashboard_data_layer_agrees(table, profile):
     pytest.importorskip("streamlit")
-    from dashboard import data
-    from dashboard.sources import Source
-    from dashboard.state import Selection
+    from dashboard import data  # noqa: PLC0415 - after importorskip
+    from dashboard.sources import Source  # noqa: PLC0415 - after importorskip
+    from dashboard.state import Selection  # noqa: PLC0415 - after importorskip
 
     sel = Selection(source=Source("toy", "toy", "toy", f"toy-{profile}"), pair_label="p / r",
                     precision="p", recall="r", alpha=0.5, threshold=0.25, average="macro",

@@ -2,7 +2,8 @@
 
 The brute force below reads the definitions of ``docs/organisation.md`` (§3, §5) literally: every
 occurrence, every other occurrence, every relation, its count in each output, the tail as one
-element. It shares nothing with :mod:`metrics.measures.organisation.reliability` but the weights (checked
+element. It shares nothing with :mod:`metrics.measures.organisation.reliability` but the weights
+(checked
 on their own in ``tests/test_organisation.py``).
 """
 

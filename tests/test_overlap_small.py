@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import warnings
 
+import bruteforce as bf
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bruteforce as bf
 import metrics.measures.clustering.overlap as ov
 from metrics.measures.clustering.overlap import extended_bcubed_from_sets
 

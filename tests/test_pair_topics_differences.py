@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from score_examples import JAIR
 
 from metrics.analyses import pair_topics, topic_differences
 from metrics.analyses.per_topic import WINNER_ORDER
-from score_examples import JAIR
 
 
 def test_hand_worked_jair_example():

@@ -1,4 +1,5 @@
-"""The papers' tables and the jair2011 profile (metrics/analyses/paper_tables.py, metrics/comparison/profiles.py) on
+"""The papers' tables and the jair2011 profile (metrics/analyses/paper_tables.py,
+metrics/comparison/profiles.py) on
 synthetic campaigns written out here, with the counts worked by hand for each convention."""
 
 from __future__ import annotations

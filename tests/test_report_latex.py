@@ -88,7 +88,7 @@ def test_compare_latex_top_option(tmp_path, capsys):
 
 def test_html_report_tables(result):
     pytest.importorskip("streamlit")
-    from dashboard import report_html
+    from dashboard import report_html  # noqa: PLC0415 - after importorskip
 
     tr = ranking_from_comparison(result)
     frame = report_html.tie_groups_frame(tr.to_dataframe(), 10)

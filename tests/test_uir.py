@@ -23,6 +23,7 @@ from metrics.comparison.uir import (
     uir,
     uir_matrix,
 )
+from metrics.model.score_table import campaign_means, score_cube, validate_score_table
 
 
 def test_jair_worked_example():
@@ -281,11 +282,11 @@ def test_parametric_table_and_matrix():
     assert parametric_uir(JAIR, "a", "a", ["precision", "recall"]) == 0.0
 
 
-# --- score tables (metrics.model.score_table) -----------------------------------------------------------
+# --- score tables (metrics.model.score_table)
+# -----------------------------------------------------------
 
 
 def test_validate_score_table_errors():
-    from metrics.model.score_table import validate_score_table  # noqa: PLC0415
 
     with pytest.raises(ValueError, match="missing column"):
         validate_score_table(JAIR.drop(columns="value"))
@@ -300,7 +301,6 @@ def test_validate_score_table_errors():
 
 
 def test_score_cube_and_means():
-    from metrics.model.score_table import campaign_means, score_cube  # noqa: PLC0415
 
     t = JAIR[~((JAIR.system == "b") & (JAIR.topic == "t9") & (JAIR.metric == "recall"))]
     cube = score_cube(t, ["recall", "precision"], systems=["b", "a"])

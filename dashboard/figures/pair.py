@@ -60,7 +60,7 @@ def pair_curves_figure(
     ya, yb = curves[a].to_numpy(dtype=float), curves[b].to_numpy(dtype=float)
     fig = go.Figure()
     bounds = [0.0, *sorted(float(c) for c in crossings), 1.0]
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
         mid = 0.5 * (lo + hi)
         k = int(np.argmin(np.abs(alphas - mid)))
         if np.isnan(ya[k]) or np.isnan(yb[k]) or ya[k] == yb[k]:
@@ -69,7 +69,8 @@ def pair_curves_figure(
         fig.add_vrect(x0=lo, x1=hi, fillcolor=role_color(leader), opacity=0.08, line_width=0,
                       layer="below")
         fig.add_annotation(x=mid, y=1.0, yref="paper", yanchor="bottom", showarrow=False,
-                           text=f"{leader} ahead", font=dict(size=MIN_FONT, color=role_color(leader)))
+                           text=f"{leader} ahead",
+                           font=dict(size=MIN_FONT, color=role_color(leader)))
     fig.add_trace(go.Scatter(x=alphas, y=ya, mode="lines", name=f"A: {short(a, 34)}",
                              line=dict(color=COLOR_A, width=3),
                              hovertemplate=f"{a}<br>\u03b1=%{{x:.2f}}<br>F=%{{y:.4f}}<extra>A</extra>"))
@@ -169,9 +170,11 @@ def pair_scatter_figure(
             x=topics[f"{who}_recall"], y=topics[f"{who}_precision"], mode="markers",
             name=f"{role}: {short(name, 30)}",
             marker=dict(symbol=sym, size=9, color=color, line=dict(color="white", width=1)),
-            customdata=np.stack([topics["topic"].astype(str), topics["winner"].astype(str)], axis=1),
+            customdata=np.stack([topics["topic"].astype(str), topics["winner"].astype(str)],
+                                axis=1),
             hovertemplate=(f"topic %{{customdata[0]}}<br>{name}<br>{precision}=%{{y:.3f}}"
-                           f"<br>{recall}=%{{x:.3f}}<br>winner: %{{customdata[1]}}<extra>{role}</extra>"),
+                           f"<br>{recall}=%{{x:.3f}}<br>winner: %{{customdata[1]}}"
+                           f"<extra>{role}</extra>"),
         ))
     if selected_topic is not None and (topics["topic"].astype(str) == str(selected_topic)).any():
         r = topics[topics["topic"].astype(str) == str(selected_topic)].iloc[0]

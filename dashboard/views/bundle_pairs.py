@@ -34,7 +34,7 @@ with ui.guard("The stored pair"):
         cards = pair_view.summary_cards(rep)
         # two rows of three: values such as "neither" stay whole at 1024 px
         cols = [*st.columns(3), *st.columns(3)]
-        for col, card in zip(cols, cards):
+        for col, card in zip(cols, cards, strict=False):
             col.metric(card.label, card.value, delta=card.delta, delta_color=card.color,
                        delta_arrow="off", help=card.help)
         st.markdown(pair_view.counts_caption(rep))

@@ -1,5 +1,6 @@
 """Bundle Papers' tables: the stored JAIR Tables 5-6, WePS Table 2, ten-pairs weakest metric and
-random baselines (:mod:`metrics.analyses.paper_tables`), rendered by :mod:`dashboard.papers_view`."""
+random baselines (:mod:`metrics.analyses.paper_tables`), rendered by
+:mod:`dashboard.papers_view`."""
 
 from __future__ import annotations
 

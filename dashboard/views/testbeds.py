@@ -17,11 +17,13 @@ ui.header(
 if len(sel.all_testbeds) < 2:
     ui.unavailable("The test-bed view",
                    "This campaign has fewer than two test beds (topics carry no test-bed label). "
-                   "Give them with `testbed_regex` in campaign.toml, or a `topic<TAB>testbed` file.")
+                   "Give them with `testbed_regex` in campaign.toml, or a `topic<TAB>testbed` "
+                   "file.")
     st.stop()
 
 counts = info["testbed_counts"]
-st.markdown(" \u00b7 ".join(f"**{b}**: {n} topic{'' if n == 1 else 's'}" for b, n in counts.items()))
+st.markdown(" \u00b7 ".join(f"**{b}**: {n} topic{'' if n == 1 else 's'}"
+                            for b, n in counts.items()))
 if sel.bed_filter:
     st.caption("The sidebar's test-bed filter does not apply here: this view compares the beds.")
 

@@ -14,7 +14,8 @@ papers leave open are listed in ``docs/measures.md``, "The comparison report":
 * "Improves on every metric" (weakest-metric analysis, JAIR Fig. 10) means the mean oriented
   per-topic difference is > 0 for every UIR metric.
 * Pair classes and per-metric verdicts come from the corrected p-values at ``level`` = 0.05
-  (:func:`metrics.comparison.significance.pair_classes`, :func:`metrics.comparison.significance.metric_verdicts`);
+  (:func:`metrics.comparison.significance.pair_classes`,
+  :func:`metrics.comparison.significance.metric_verdicts`);
   with ``test="none"`` they are left empty.
 """
 
@@ -77,7 +78,8 @@ class ComparisonCore:
 
     Everything here is what takes time on a large campaign: the UIR matrix, the parametric UIR,
     the paired tests and pair classes, "beats for every alpha" and the crossing points of every
-    pair (vectorised, :func:`metrics.comparison.combine.all_pairs_alpha`), the per-metric mean differences,
+    pair (vectorised, :func:`metrics.comparison.combine.all_pairs_alpha`), the per-metric mean
+    differences,
     the weakest-metric analysis, the per-system precision / recall means and the alpha-free part
     of the cross-test-bed prediction. :func:`comparison_at` adds the cheap part
     that depends on ``alpha`` (campaign F, Delta F, ranks, the "F_alpha(a) < F_alpha(b) although
@@ -252,7 +254,7 @@ def comparison_core(
 
     parameters = {
         "precision": precision, "recall": recall, "metrics": list(uir_metrics),
-        "directions": dict(zip(uir_metrics, dirs)),
+        "directions": dict(zip(uir_metrics, dirs, strict=True)),
         "test": test, "correction": correction, "average": average, "tol": tol, "seed": seed,
         "level": level, "n_resamples": n_resamples, "n_systems": S, "n_topics": len(cube.topics),
         "testbeds": sorted(set(map(str, testbeds.values()))) if testbeds else None,

@@ -44,7 +44,7 @@ class Correlation:
     def __getitem__(self, name: str):
         return getattr(self, name)
 
-    def copy(self) -> "Correlation":
+    def copy(self) -> Correlation:
         return Correlation(self.pearson_r, self.pvalue, self.n, self.points.copy())
 
 

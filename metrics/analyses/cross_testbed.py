@@ -34,10 +34,12 @@ def _bed_cubes(cube: ScoreCube, testbeds: Mapping[str, str]) -> dict[str, ScoreC
             beds.setdefault(str(bed), []).append(t)
     if len(beds) < 2:
         raise ValueError(
-            f"cross-test-bed prediction needs at least two test beds covering the topics; got {sorted(beds)}"
+            "cross-test-bed prediction needs at least two test beds covering the topics; "
+            f"got {sorted(beds)}"
         )
     return {
-        bed: ScoreCube(cube.systems, tuple(cube.topics[t] for t in idx), cube.metrics, cube.values[:, idx])
+        bed: ScoreCube(cube.systems, tuple(cube.topics[t] for t in idx), cube.metrics,
+                       cube.values[:, idx])
         for bed, idx in sorted(beds.items())
     }
 

@@ -10,7 +10,8 @@
 * **Weakest-metric improvement over the ten pairs with the largest improvement** (JAIR
   Fig. 10; WePS Fig. 5), next to the all-pairs version of :func:`metrics.analyses.compare`.
 * **Improved systems** of the comparison, under its profile's rule: the papers' strict
-  ``UIR > t`` (WePS Table 5, profile ``jair2011``) or ``UIR >= t`` (:mod:`metrics.comparison.reference`).
+  ``UIR > t`` (WePS Table 5, profile ``jair2011``) or ``UIR >= t``
+  (:mod:`metrics.comparison.reference`).
 * **Random baselines averaged over k = 2..20** (Moreno & Dias 2015, Table 2): UniformRand and
   UltraShapedRand, ``runs`` seeds per k, campaign F_alpha (alpha = 0.9 as the paper).
 
@@ -110,7 +111,7 @@ def weps_table2(table: pd.DataFrame, precision: str, recall: str,
     names = [f"F_{a1:g}", f"F_{a2:g}"]
     S, T = P.shape
     frames = []
-    for name, a in zip(names, (a1, a2)):
+    for name, a in zip(names, (a1, a2), strict=True):
         frames.append(pd.DataFrame({"system": np.repeat(cube.systems, T),
                                     "topic": np.tile(cube.topics, S), "metric": name,
                                     "value": f_alpha(P, R, a).ravel()}))
@@ -129,7 +130,7 @@ def weps_table2(table: pd.DataFrame, precision: str, recall: str,
     ia = out["system_a"].map(idx).to_numpy()
     ib = out["system_b"].map(idx).to_numpy()
     sig = []
-    for k, (name, a) in enumerate(zip(names, (a1, a2))):
+    for k, (name, a) in enumerate(zip(names, (a1, a2), strict=True)):
         tag = f"{a:g}"
         out[f"f_a_{tag}"] = means[ia, k]
         out[f"f_b_{tag}"] = means[ib, k]
@@ -241,9 +242,11 @@ def booktabs(df: pd.DataFrame, caption: str, digits: int = 3) -> str:
     return "\n".join(lines)
 
 
-def paper_tables(result, table: pd.DataFrame, weakest_top: int | None = None, weps_alphas: tuple[float, float] = (0.5, 0.2),
-                 campaign=None, baseline_runs: int = 10, baseline_alpha: float = 0.9) -> PaperTables:
-    """All the papers' tables of a :class:`metrics.reports.comparison_report.CampaignComparison` of ``table``.
+def paper_tables(result, table: pd.DataFrame, weakest_top: int | None = None,
+                 weps_alphas: tuple[float, float] = (0.5, 0.2), campaign=None,
+                 baseline_runs: int = 10, baseline_alpha: float = 0.9) -> PaperTables:
+    """All the papers' tables of a :class:`metrics.reports.comparison_report.CampaignComparison` of
+    ``table``.
 
     ``jair_table5``, ``jair_table6``, ``weps_table2`` (correction as the comparison's),
     ``weakest_metric_top`` (the ``weakest_top`` pairs; default: the comparison's profile's, ten),
@@ -271,7 +274,8 @@ def paper_tables(result, table: pd.DataFrame, weakest_top: int | None = None, we
                                      "n": int(result.weakest_metric["n"])},
         "weakest_metric_top": {"pearson_r": top["pearson_r"], "pvalue": top["pvalue"],
                                "n": top["n"]},
-        "improved_rule": ("UIR > " if profile.strict_improved else "UIR >= ") + f"{p['threshold']:g}",
+        "improved_rule": (("UIR > " if profile.strict_improved else "UIR >= ")
+                          + f"{p['threshold']:g}"),
         "n_improved": int(imp["n_improved"].sum()),
     }
     return PaperTables(tables, summary)

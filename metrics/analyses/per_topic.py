@@ -43,7 +43,8 @@ def pair_topics(
     with np.errstate(invalid="ignore"):
         ge_ab = np.all(xa + tol >= xb, axis=1) & valid
         ge_ba = np.all(xb + tol >= xa, axis=1) & valid
-    winner = np.select([~valid, ge_ab & ge_ba, ge_ab, ge_ba], ["missing", "tied", "a", "b"], "biased")
+    winner = np.select([~valid, ge_ab & ge_ba, ge_ab, ge_ba], ["missing", "tied", "a", "b"],
+                       "biased")
     out = pd.DataFrame({"topic": list(cube.topics)})
     for m, name in enumerate(cube.metrics):
         out[f"{name}_a"] = cube.values[ia, :, m]

@@ -109,8 +109,8 @@ def testbed_rankings(
     alpha = check_alpha(alpha)
     cube = score_cube(table, [precision, recall])
     P, R = cube.values[:, :, 0], cube.values[:, :, 1]
-    bed_of = np.asarray([str(testbeds.get(t, "")) if testbeds.get(t) is not None else "" for t in cube.topics],
-                        dtype=object)
+    bed_of = np.asarray([str(testbeds.get(t, "")) if testbeds.get(t) is not None else ""
+                         for t in cube.topics], dtype=object)
     beds = sorted({b for b in bed_of if b})
     cols_f = {"all": curves_from_arrays(P, R, average).values([alpha])[:, 0]}
     for bed in beds:

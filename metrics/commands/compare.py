@@ -50,12 +50,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="comma-separated metrics; the first two are F_alpha's precision and recall")
     p.add_argument("--alpha", type=float, default=0.5, help="F_alpha weight (default 0.5)")
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
-                   help=f"UIR threshold of reference / improved systems (default {DEFAULT_THRESHOLD:g})")
+                   help="UIR threshold of reference / improved systems "
+                        f"(default {DEFAULT_THRESHOLD:g})")
     p.add_argument("--tests", choices=[*TESTS, "none"], default=None,
                    help=f"paired test per metric (default: the profile's, {TESTS[0]})")
     p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
-                   help=f"multiple-comparison correction (default: the profile's; {CORRECTIONS[0]}, "
-                        "or none with --profile jair2011)")
+                   help="multiple-comparison correction (default: the profile's; "
+                        f"{CORRECTIONS[0]}, or none with --profile jair2011)")
     p.add_argument("--average", choices=list(AVERAGES), default=AVERAGES[0],
                    help="campaign F_alpha: mean of per-topic F (macro, default) or F of means")
     p.add_argument("--tol", type=float, default=DEFAULT_TOL,
@@ -77,7 +78,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    "weakest metric, improved systems")
     p.add_argument("--random-baselines", action="store_true",
                    help="with the papers' tables: random baselines over k = 2..20, 10 runs each, "
-                   "F_0.9 (Moreno & Dias Table 2; needs clusterings; 380 extra runs to score: slow)")
+                   "F_0.9 (Moreno & Dias Table 2; needs clusterings; 380 extra runs to score: "
+                   "slow)")
     p.set_defaults(run=run)
 
 
@@ -101,7 +103,8 @@ def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFr
     return _scores_of(campaign_from_args(args), args, metrics)
 
 
-def _scores_of(campaign, args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
+def _scores_of(campaign, args: argparse.Namespace,
+               metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
     """:func:`load_scores` of an already loaded campaign."""
     if campaign.scores is not None:
         table = validate_score_table(campaign.scores, source=str(args.path))
@@ -111,7 +114,8 @@ def _scores_of(campaign, args: argparse.Namespace, metrics: list[str]) -> tuple[
 
 
 def _metric_names(text: str) -> list[str]:
-    """The metrics of ``--metrics`` (:func:`metrics.commands.campaign_args.metric_names`), at least two."""
+    """The metrics of ``--metrics`` (:func:`metrics.commands.campaign_args.metric_names`), at least
+    two."""
     names = metric_names(text)
     if len(names) < 2:
         raise UnanimityError(f"--metrics needs at least two comma-separated metrics, got {text!r}")
@@ -171,7 +175,8 @@ def run(args: argparse.Namespace) -> int:
                 latex=args.latex, extra_tables=extra, extra_latex=extra_tex, extra_json=extra_json,
                 latex_top=args.latex_top or None)
         except OSError as exc:
-            raise UnanimityError(f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
+            raise UnanimityError(
+                f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
     except UnanimityError:
         raise
     except ValueError as exc:
@@ -185,9 +190,10 @@ def run(args: argparse.Namespace) -> int:
     if extra_json:  # the papers' tables in one line
         pts = extra_json["paper_tables"]
         w = pts["weps_table2"]
-        print(f"papers' tables ({args.profile} profile): improved systems by {pts['improved_rule']}: "
-              f"{pts['n_improved']}; weakest-metric r all pairs "
-              f"{_r(pts['weakest_metric_all_pairs']['pearson_r'])} (n={pts['weakest_metric_all_pairs']['n']}), "
+        every = pts["weakest_metric_all_pairs"]
+        print(f"papers' tables ({args.profile} profile): improved systems by "
+              f"{pts['improved_rule']}: {pts['n_improved']}; weakest-metric r all pairs "
+              f"{_r(every['pearson_r'])} (n={every['n']}), "
               f"ten pairs {_r(pts['weakest_metric_top']['pearson_r'])}; WePS Table 2: "
               f"{w['reversed']} of {w['n_pairs']} pairs reverse between the two alphas")
     for path in written:

@@ -3,7 +3,8 @@
 Without ``PATH`` the dashboard opens on the bundled RepLab 2013 campaign; with one (a campaign
 folder, a score-table file or a zip) it opens on that campaign; a comparison bundle (the folder
 ``unanimity compare --out DIR`` writes) opens without recomputing, after
-:func:`metrics.reports.bundle.open_bundle` has checked it (an edited or older bundle is refused here, with
+:func:`metrics.reports.bundle.open_bundle` has checked it (an edited or older bundle is refused
+here, with
 its message and exit code 2). The command replaces itself with
 ``python -m dashboard.serve run dashboard/app.py --server.headless true ... -- PATH``
 (:mod:`dashboard.serve` is ``streamlit run`` with a warm-up thread that loads the campaign while

@@ -3,7 +3,8 @@ Strictness of measures on a campaign (Amigó, Gonzalo, Verdejo, SIGIR 2013, §4.
 ``docs/meta-evaluation.md``).
 
 PATH is anything ``evaluate`` reads, or a score table. A campaign with clusterings is first
-scored with :func:`metrics.measures.scoring.evaluate` on every measure named; a score table must hold
+scored with :func:`metrics.measures.scoring.evaluate` on every measure named; a score table must
+hold
 them. Writes into ``--out``:
 
 - ``meta_evaluation.csv``: ``metric,robustness,strictness``, one row per measure of
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         frames += [checks, verdicts.rename_axis(columns=None).reset_index()]
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name, frame in zip(files, frames):
+        for name, frame in zip(files, frames, strict=True):
             frame.to_csv(out / name, index=False)
     except OSError as exc:
         raise UnanimityError(f"cannot write into {out}: {exc.strerror or exc}") from None

@@ -36,7 +36,8 @@ Choices the papers leave open, made here
   only touches (d = 0 without a sign change) or is tied at an endpoint is not a crossing.
   Identical curves have no crossing.
 * Topics where a system lacks P or R are left out of *that system's* means (macro and micro);
-  score tables built by :func:`metrics.measures.scoring.evaluate` have no such gaps (a missing topic is
+  score tables built by :func:`metrics.measures.scoring.evaluate` have no such gaps (a missing topic
+  is
   scored under the ``missing`` policy).
 * Both metrics are taken as higher-is-better here (they are a precision / recall pair).
 """
@@ -155,7 +156,7 @@ def _hidden_crossings(curves: Curves, i: int, j: int, lo: float, hi: float, dlo:
     if found is None:
         return []
     m = found[0]
-    I, J = np.array([i, i]), np.array([j, j])
+    I, J = np.array([i, i]), np.array([j, j])  # noqa: E741 - I, J: pair indices, as in the formulas
     roots = _roots_vec(lambda x, idx: _diff_values(curves, I[idx], J[idx], x),
                        np.array([lo, m]), np.array([m, hi]))
     return [float(roots[0]), float(roots[1])]
@@ -210,7 +211,8 @@ _RTOL = 4 * np.finfo(float).eps
 _PAIR_CELLS = 2_000_000  # pairs x grid points per chunk
 
 
-def _diff_values(curves: Curves, I: np.ndarray, J: np.ndarray, x: np.ndarray) -> np.ndarray:
+def _diff_values(curves: Curves, I: np.ndarray, J: np.ndarray,  # noqa: E741 - as in the formula
+                 x: np.ndarray) -> np.ndarray:
     """d(x_k) = A_{I_k}(x_k) - A_{J_k}(x_k), evaluated exactly as :class:`_PairDiff` does."""
     a = x[:, None]
     vi = (curves.W[I] / (curves.U[I] + a * curves.V[I])).sum(axis=1)
@@ -315,7 +317,7 @@ def all_pairs_alpha(curves: Curves, average: str, bounds: _GridBounds | None = N
     cols = np.arange(G)
     for c0 in range(0, n_up, step):
         sl = slice(c0, min(n_up, c0 + step))
-        I, J = iu[sl], ju[sl]
+        I, J = iu[sl], ju[sl]  # noqa: E741 - pair indices, as in the formulas
         vi, vj = vals[I], vals[J]
         d = vi - vj
         with np.errstate(invalid="ignore"):
@@ -393,12 +395,13 @@ def all_pairs_alpha(curves: Curves, average: str, bounds: _GridBounds | None = N
     p_all = np.concatenate(br_pair) if br_pair else np.zeros(0, dtype=np.int64)
     lo = np.concatenate(br_lo) if br_lo else np.zeros(0)
     hi = np.concatenate(br_hi) if br_hi else np.zeros(0)
-    roots = _roots_vec(lambda x, idx: _diff_values(curves, iu[p_all[idx]], ju[p_all[idx]], x), lo, hi)
+    roots = _roots_vec(lambda x, idx: _diff_values(curves, iu[p_all[idx]], ju[p_all[idx]], x),
+                       lo, hi)
     pairs_list = [p_all]
     vals_list = [roots]
     hp = np.concatenate(hid_pair) if hid_pair else np.zeros(0, dtype=np.int64)
     hk = np.concatenate(hid_k) if hid_k else np.zeros(0, dtype=np.int64)
-    for p, k in zip(hp.tolist(), hk.tolist()):
+    for p, k in zip(hp.tolist(), hk.tolist(), strict=True):
         i, j = int(iu[p]), int(ju[p])
         dlo = vals[i, k] - vals[j, k]
         dhi = vals[i, k + 1] - vals[j, k + 1]
@@ -423,7 +426,8 @@ def _lb_at(lb: np.ndarray, pk: np.ndarray) -> np.ndarray:
     return np.take_along_axis(lb, np.minimum(pk, lb.shape[1] - 1), axis=1)
 
 
-def _micro_all(curves: Curves, iu: np.ndarray, ju: np.ndarray, skip: np.ndarray, cross: np.ndarray) -> None:
+def _micro_all(curves: Curves, iu: np.ndarray, ju: np.ndarray, skip: np.ndarray,
+               cross: np.ndarray) -> None:
     """Micro-averaged crossings of every pair (closed form of :func:`_micro_roots`): a constant-zero
     curve never crosses a positive one (F > 0 on [0, 1])."""
     pos = curves.W[:, 0] > 0

@@ -11,7 +11,8 @@ clustering tasks", JAIR 42), §2:
 alpha = 1 is P alone, alpha = 0 is R alone, alpha = 0.5 the harmonic mean.
 
 The exact alpha analysis behind :func:`crossings` and :func:`beats_all_alpha` -- why it is
-exact and the choices it makes -- is in :mod:`metrics.comparison.alpha`; the curves in :mod:`metrics.comparison.curves`.
+exact and the choices it makes -- is in :mod:`metrics.comparison.alpha`; the curves in
+:mod:`metrics.comparison.curves`.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def f_alpha(p, r, alpha=0.5):
     Returns
     -------
     float or ndarray
-        ``1 / (alpha / p + (1 - alpha) / r) = p r / (alpha r + (1 - alpha) p)``; 0 where ``p`` or ``r``
+        ``1 / (alpha / p + (1 - alpha) / r) = p r / (alpha r + (1 - alpha) p)``; 0 where ``p`` or
+        ``r``
         is 0 (also at alpha = 1 or 0, the continuous extension in alpha); NaN where an input is NaN.
         Range [0, 1] for inputs in [0, 1].
     """
@@ -150,12 +152,14 @@ def crossings(
     recall: str,
     average: str = "macro",
 ) -> list[float]:
-    """Alphas in (0, 1) where the campaign F_alpha curves of ``a`` and ``b`` cross (docs/measures.md §4).
+    """Alphas in (0, 1) where the campaign F_alpha curves of ``a`` and ``b`` cross (docs/measures.md
+    §4).
 
     :func:`all_pairs_alpha` on the two systems. Macro: the difference is evaluated on the grid
     0, 0.01, ..., 1; every sign change is refined by :func:`_roots_vec` (xtol 1e-13); between two
     grid points of equal sign the certified convex bound of the module docstring rules out -- or
-    finds -- a hidden pair of crossings. Micro: ``1/F_a - 1/F_b`` is affine in alpha, so there is at most one crossing,
+    finds -- a hidden pair of crossings. Micro: ``1/F_a - 1/F_b`` is affine in alpha, so there is at
+    most one crossing,
     ``alpha* = (1/R_b - 1/R_a) / ((1/P_a - 1/R_a) - (1/P_b - 1/R_b))``.
 
     Returns
@@ -179,7 +183,8 @@ def beats_all_alpha(
     recall: str,
     average: str = "macro",
 ) -> bool:
-    """True when F_alpha(a) > F_alpha(b) for every alpha in [0, 1] (docs/measures.md §4), decided exactly.
+    """True when F_alpha(a) > F_alpha(b) for every alpha in [0, 1] (docs/measures.md §4), decided
+    exactly.
 
     Micro: iff mean precision and mean recall of ``a`` are both higher (1/F is affine in alpha,
     so its sign on [0, 1] is decided at alpha = 0 and 1), or ``b``'s curve is identically 0

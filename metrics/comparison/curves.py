@@ -3,7 +3,8 @@
 For fixed P, R > 0, ``F_alpha = 1 / (u + alpha v)`` with u = 1/R and v = 1/P - 1/R, so a macro
 campaign curve is ``A_s(alpha) = sum_k W[s, k] / (U[s, k] + alpha V[s, k])`` (W = 1/n_s per scored
 topic, 0 for a topic with P or R = 0) and a micro curve is the same with one term built from the
-topic means. :mod:`metrics.comparison.alpha` analyses these curves exactly; :mod:`metrics.comparison.combine` builds
+topic means. :mod:`metrics.comparison.alpha` analyses these curves exactly;
+:mod:`metrics.comparison.combine` builds
 them from score tables.
 """
 
@@ -35,9 +36,15 @@ class Curves:
     W: np.ndarray  # (S, K) weights (0 for padding and zero-F topics)
     defined: np.ndarray  # (S,) bool: the system has at least one scored topic
 
+    def _rows(self, rows=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """U, V, W of all systems, or of the systems ``rows``."""
+        if rows is None:
+            return self.U, self.V, self.W
+        return self.U[rows], self.V[rows], self.W[rows]
+
     def values(self, alphas, rows=None) -> np.ndarray:
         """(S', G) curve values at ``alphas``."""
-        U, V, W = (self.U, self.V, self.W) if rows is None else (self.U[rows], self.V[rows], self.W[rows])
+        U, V, W = self._rows(rows)
         alphas = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
         out = np.empty((U.shape[0], alphas.size))
         for g, a in enumerate(alphas):
@@ -48,7 +55,7 @@ class Curves:
 
     def slopes(self, alphas, rows=None) -> np.ndarray:
         """(S', G) derivative d A / d alpha at ``alphas``."""
-        U, V, W = (self.U, self.V, self.W) if rows is None else (self.U[rows], self.V[rows], self.W[rows])
+        U, V, W = self._rows(rows)
         alphas = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
         out = np.empty((U.shape[0], alphas.size))
         for g, a in enumerate(alphas):

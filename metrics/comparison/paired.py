@@ -87,7 +87,8 @@ def _signed_ranks(d: np.ndarray):
     first[:, 1:] = ~eq
     lastm = np.ones((rows, n), dtype=bool)
     lastm[:, :-1] = ~eq
-    start = np.maximum.accumulate(np.where(first, cols, it(0)), axis=-1)  # first index of the tie group
+    # first index of the tie group
+    start = np.maximum.accumulate(np.where(first, cols, it(0)), axis=-1)
     end = np.minimum.accumulate(np.where(lastm, cols, it(n - 1))[:, ::-1], axis=-1)[:, ::-1]
     n_zero = (y == 0).sum(axis=-1)
     count = n - n_zero
@@ -95,7 +96,8 @@ def _signed_ranks(d: np.ndarray):
     # R+ in integer arithmetic (twice R+), R- from R+ + R- = count (count + 1) / 2.
     pos = sd > 0
     n_pos = pos.sum(axis=-1)
-    twice = np.where(pos, start + end, it(0)).sum(axis=-1, dtype=np.int64) + 2 * n_pos * (1 - n_zero)
+    twice = (np.where(pos, start + end, it(0)).sum(axis=-1, dtype=np.int64)
+             + 2 * n_pos * (1 - n_zero))
     r_plus = twice / 2.0
     r_minus = (count * (count + 1) - twice) / 2.0
     grp = first & (y > 0)
@@ -177,11 +179,13 @@ def _t_rows(d: np.ndarray):
     with np.errstate(invalid="ignore", divide="ignore"):
         res = stats.ttest_1samp(d, 0.0, axis=-1)
     mean = d.mean(axis=-1)
-    return np.asarray(res.statistic, dtype=np.float64), np.asarray(res.pvalue, dtype=np.float64), mean
+    return (np.asarray(res.statistic, dtype=np.float64), np.asarray(res.pvalue, dtype=np.float64),
+            mean)
 
 
 def _sign_matrix(n: int, n_resamples: int, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
-    """(R, n) matrix of +-1: all 2^n sign vectors when that is <= n_resamples (exact), else random."""
+    """(R, n) matrix of +-1: all 2^n sign vectors when that is <= n_resamples (exact), else
+    random."""
     if n <= 20 and 2 ** n <= n_resamples:
         codes = np.arange(2 ** n, dtype=np.int64)[:, None]
         bits = (codes >> np.arange(n, dtype=np.int64)[None, :]) & 1
@@ -287,7 +291,8 @@ def paired_test(x, y, test: str = "wilcoxon", seed=None, n_resamples: int = DEFA
     return TestResult(stat.reshape(x.shape[:-1]), p.reshape(x.shape[:-1]))
 
 
-def bootstrap_ci(x, y, confidence: float = 0.95, seed=None, n_resamples: int = DEFAULT_RESAMPLES) -> ConfidenceInterval:
+def bootstrap_ci(x, y, confidence: float = 0.95, seed=None,
+                 n_resamples: int = DEFAULT_RESAMPLES) -> ConfidenceInterval:
     """Percentile bootstrap confidence interval of the mean paired difference mean(x - y).
 
     Topics are resampled with replacement ``n_resamples`` times (``np.random.default_rng(seed)``);

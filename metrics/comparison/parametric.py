@@ -52,8 +52,10 @@ def _bvn_cdf(h, k, rho):
         # h = 0 (or k = 0): T(0, a) = arctan(a) / (2 pi); a = +-inf gives +-1/4
         th = np.where(hm == 0, 0.25 * np.sign(km - rm * hm), 0.0)
         tk = np.where(km == 0, 0.25 * np.sign(hm - rm * km), 0.0)
-        th = np.where(hm != 0, special.owens_t(np.where(hm != 0, hm, 1.0), np.where(hm != 0, ah, 0.0)), th)
-        tk = np.where(km != 0, special.owens_t(np.where(km != 0, km, 1.0), np.where(km != 0, ak, 0.0)), tk)
+        th = np.where(hm != 0, special.owens_t(np.where(hm != 0, hm, 1.0),
+                                               np.where(hm != 0, ah, 0.0)), th)
+        tk = np.where(km != 0, special.owens_t(np.where(km != 0, km, 1.0),
+                                               np.where(km != 0, ak, 0.0)), tk)
         both0 = (hm == 0) & (km == 0)
         c = np.where((hm * km < 0) | ((hm * km == 0) & (hm + km < 0)), 0.5, 0.0)
         val = 0.5 * (special.ndtr(hm) + special.ndtr(km)) - th - tk - c
@@ -87,7 +89,8 @@ def _orthant_probs(mu: np.ndarray, cov: np.ndarray, seed: int = 0) -> tuple[floa
     return p_ge, p_le
 
 
-def parametric_from_deltas(D: np.ndarray, tol: float = DEFAULT_TOL, seed: int = DEFAULT_SEED) -> float:
+def parametric_from_deltas(D: np.ndarray, tol: float = DEFAULT_TOL,
+                           seed: int = DEFAULT_SEED) -> float:
     """Parametric UIR of per-topic oriented differences D (n, M); see :func:`parametric_uir`."""
     D = D[~np.isnan(D).any(axis=1)]
     n, M = D.shape
@@ -164,7 +167,8 @@ def parametric_uir(
     return parametric_from_deltas(D, tol, seed)
 
 
-def parametric_matrix(X: np.ndarray, tol: float = DEFAULT_TOL, seed: int = DEFAULT_SEED) -> np.ndarray:
+def parametric_matrix(X: np.ndarray, tol: float = DEFAULT_TOL,
+                      seed: int = DEFAULT_SEED) -> np.ndarray:
     """(S, S) parametric UIR for oriented scores X (S, T, M); closed form vectorised for the
     common case, :func:`parametric_from_deltas` for the rest (constant or missing differences,
     M != 2)."""
@@ -182,13 +186,14 @@ def parametric_matrix(X: np.ndarray, tol: float = DEFAULT_TOL, seed: int = DEFAU
         ptp = D.max(axis=2) - D.min(axis=2)
         if M == 2:
             with np.errstate(divide="ignore", invalid="ignore"):
-                val = special.ndtr(mu[..., 0] / sd[..., 0]) + special.ndtr(mu[..., 1] / sd[..., 1]) - 1.0
+                val = (special.ndtr(mu[..., 0] / sd[..., 0])
+                       + special.ndtr(mu[..., 1] / sd[..., 1]) - 1.0)
         else:
             val = np.full(mu.shape[:2], np.nan)
         simple = (M == 2) & (ptp > tol).all(axis=-1) & (T > 1)
         simple &= complete[i0:i1, None] & complete[None, :]
         out[i0:i1] = np.where(simple, val, np.nan)
-        for ia, ib in zip(*np.nonzero(~simple)):
+        for ia, ib in zip(*np.nonzero(~simple), strict=True):
             a = i0 + ia
             out[a, ib] = parametric_from_deltas(X[a] - X[ib], tol, seed)
     return out

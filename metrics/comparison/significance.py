@@ -1,4 +1,5 @@
-"""Paired significance tests over topics, multiple-comparison correction and pair classes (docs/measures.md §6).
+"""Paired significance tests over topics, multiple-comparison correction and pair classes
+(docs/measures.md §6).
 
 Every test is paired over topics: for systems a and b and one metric, the sample is the
 per-topic difference d_t = x_t(a) - x_t(b). Topics where either score is missing are dropped.
@@ -158,8 +159,9 @@ def pair_tests(
 
 
 def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str = DEFAULT_TEST,
-                    correction: str = DEFAULT_CORRECTION, seed=0, n_resamples: int = DEFAULT_RESAMPLES,
-                    family: str = "metric", tol: float = DEFAULT_TOL) -> pd.DataFrame:
+                    correction: str = DEFAULT_CORRECTION, seed=0,
+                    n_resamples: int = DEFAULT_RESAMPLES, family: str = "metric",
+                    tol: float = DEFAULT_TOL) -> pd.DataFrame:
     """:func:`pair_tests` on a ready :class:`~metrics.model.score_table.ScoreCube`."""
     check_test(test)
     tol = check_tol(tol)
@@ -184,7 +186,8 @@ def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str
             with np.errstate(invalid="ignore"):
                 delta[sl, m] = np.nanmean(d, axis=1) if d.size else np.nan
     if family == "metric":
-        padj = np.column_stack([correct_pvalues(pval[:, m], correction) for m in range(M)]) if M else pval
+        padj = (np.column_stack([correct_pvalues(pval[:, m], correction) for m in range(M)])
+                if M else pval)
     else:
         padj = correct_pvalues(pval.ravel(), correction).reshape(pval.shape)
     direction = np.sign(loc) * dirs[None, :]
@@ -244,7 +247,8 @@ def metric_verdicts(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
     return np.select([sig & (d > 0), sig & (d < 0)], list(VERDICTS[:2]), VERDICTS[2]).astype(object)
 
 
-def pair_classes(tests: pd.DataFrame, level: float = DEFAULT_LEVEL, corrected: bool = True) -> pd.DataFrame:
+def pair_classes(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
+                 corrected: bool = True) -> pd.DataFrame:
     """Class of every ordered pair from its per-metric tests (docs/measures.md §6; JAIR 2011 §5.2).
 
     With the verdicts of :func:`metric_verdicts` ("improves" = p < ``level`` and direction +1,

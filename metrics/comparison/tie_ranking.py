@@ -14,7 +14,8 @@ none worsens significantly, on the comparison's *corrected* p-values (Holm by de
 correction enters only through the class). Without tests (``test="none"``) the class condition
 cannot be checked and the rule is UIR alone; :attr:`TieRanking.rule` says which rule was used.
 
-UIR is not transitive (JAIR 2011, Table 4: a counter-example to transitivity), so the direct relation may contain cycles
+UIR is not transitive (JAIR 2011, Table 4: a counter-example to transitivity), so the direct
+relation may contain cycles
 a -> b -> c -> a (a 2-cycle is impossible: UIR(b, a) = -UIR(a, b) < 0 < t). **Cycle rule:** the
 systems of a cycle (a strongly connected component of the direct relation) are merged into one
 block and ranked as tied. Reason: every linear order of a cycle places some system below one it
@@ -278,10 +279,12 @@ def tie_ranking(
 
 def ranking_from_comparison(result, threshold: float | None = None,
                             require_concordant: bool = True) -> TieRanking:
-    """:func:`tie_ranking` of a :class:`metrics.reports.comparison_report.CampaignComparison` (its pairs, its
+    """:func:`tie_ranking` of a :class:`metrics.reports.comparison_report.CampaignComparison` (its
+    pairs, its
     systems in order, its campaign F_alpha as the listing score, its UIR threshold unless
     ``threshold`` is given, its profile's rule of improvement)."""
-    thr = result.parameters.get("threshold", DEFAULT_RANK_THRESHOLD) if threshold is None else threshold
+    thr = (result.parameters.get("threshold", DEFAULT_RANK_THRESHOLD) if threshold is None
+           else threshold)
     systems = result.systems
     strict = get_profile(result.parameters.get("profile", DEFAULT_PROFILE)).strict_improved
     return tie_ranking(result.pairs, systems["system"].tolist(), thr,

@@ -2,7 +2,8 @@
 
 Readers of every format produce :class:`RawClustering` objects (string columns, one row per
 (topic, item, label)); :func:`build_campaign` codes them as integers, aligns each run with the
-gold (``docs/guide.md#validation``) and writes the validation report. All of it is vectorised over rows: no Python
+gold (``docs/guide.md#validation``) and writes the validation report. All of it is vectorised over
+rows: no Python
 loop over items.
 """
 
@@ -231,7 +232,7 @@ def testbeds_from_rule(
     else:
         fn = rule
     beds = np.array([fn(str(t)) for t in topics], dtype=object)  # one call per topic
-    unmatched = [str(t) for t, b in zip(topics, beds) if b is None]
+    unmatched = [str(t) for t, b in zip(topics, beds, strict=True) if b is None]
     if unmatched:
         notes.append(
             LoadNote(source, f"{len(unmatched)} topic(s) have no test bed, e.g. {unmatched[0]!r}; "
@@ -286,7 +287,8 @@ def build_campaign(
     g_item = _categorical(gold.item)
     g_label = _categorical(gold.label)
     gold_notes = list(gold.notes)
-    keep, g_dups = _dedupe([g_topic.codes, g_item.codes, g_label.codes], gold, "the gold", gold_notes)
+    keep, g_dups = _dedupe([g_topic.codes, g_item.codes, g_label.codes], gold, "the gold",
+                           gold_notes)
     topics = np.asarray(g_topic.categories, dtype=object)  # sorted by pd.Categorical
     item_vocab = pd.Index(g_item.categories)
     n_vocab = max(len(item_vocab), 1)

@@ -4,10 +4,12 @@
 its messages.)
 
 Part-of-speech (or sense) induction is evaluated on a tagged corpus: every token has a gold tag
-and an induced cluster. This reader turns such a corpus into a :class:`~metrics.model.campaign.Campaign`
+and an induced cluster. This reader turns such a corpus into a
+:class:`~metrics.model.campaign.Campaign`
 whose items are the tokens, whose gold classes are the gold tags and whose clusters are the
 induced ones, and which also carries each token's **word type** (``Campaign.item_type``), so that
-the type-level measures of :mod:`metrics.measures.typelevel` (Reichart, Abend and Rappoport, CoNLL 2010)
+the type-level measures of :mod:`metrics.measures.typelevel` (Reichart, Abend and Rappoport, CoNLL
+2010)
 and the token-level ones work on the same campaign (``docs/type-level.md``).
 
 Files
@@ -154,7 +156,8 @@ class Tokens:
 
 
 def looks_like_conllu(first_line: str) -> bool:
-    """True for a CoNLL-U comment (``# sent_id``, ``# newdoc``, ``# text``) or a 10-column token line."""
+    """True for a CoNLL-U comment (``# sent_id``, ``# newdoc``, ``# text``) or a 10-column token
+    line."""
     s = first_line.lstrip("\ufeff")
     if s.startswith("#"):
         key = s[1:].split("=", 1)[0].strip()
@@ -318,8 +321,9 @@ def _sentence_topics(gold: Tokens, opts: ConlluOptions) -> np.ndarray:
     before = docs.groupby("genre", sort=False)["n"].cumsum() - docs["n"]
     docs["slice"] = (before // opts.slice_tokens + 1).astype(int)
     docs["topic"] = docs["genre"] + "/" + docs["slice"].map("{:02d}".format)
-    lookup = dict(zip(zip(docs["genre"], docs["doc"]), docs["topic"]))
-    return np.array([lookup[k] for k in zip(genre, doc)], dtype=object)  # once per sentence
+    lookup = dict(zip(zip(docs["genre"], docs["doc"], strict=True), docs["topic"], strict=True))
+    # once per sentence
+    return np.array([lookup[k] for k in zip(genre, doc, strict=True)], dtype=object)
 
 
 def load_conllu_campaign(
@@ -366,7 +370,8 @@ def load_conllu_campaign(
     types = pc.utf8_lower(gold.form) if opts.lowercase else gold.form
     s_codes, s_names = pd.factorize(sent_topic, sort=True)
     topic = pd.Categorical.from_codes(s_codes[gold.sent[kept]], categories=s_names)
-    empty = [str(t) for t in topic.categories[np.bincount(topic.codes, minlength=len(s_names)) == 0]]
+    counts = np.bincount(topic.codes, minlength=len(s_names))
+    empty = [str(t) for t in topic.categories[counts == 0]]
     if empty:  # every token excluded: no word type to evaluate, so no topic (not a perfect one)
         topic = topic.remove_unused_categories()
         gold.notes.append(LoadNote(gold.source, f"{len(empty)} topic(s) with no token left after "

@@ -134,7 +134,8 @@ def read_clustering(path: object, fmt: str | None = None, encoding: str | None =
     if fmt == "weps":
         return read_weps(path)
     if fmt == "scores":
-        raise CampaignFormatError(path, "a score table is not a clustering (give it as the campaign)")
+        raise CampaignFormatError(path, "a score table is not a clustering "
+                                        "(give it as the campaign)")
     if fmt == "conllu":
         raise CampaignFormatError(path, "a token tagging (conllu) file is read together with its "
                                   "gold, token by token: give the campaign folder or --gold/--run")
@@ -158,7 +159,8 @@ def _read_config(folder: Node) -> dict:
     unknown = sorted(set(cfg) - set(_CONFIG_TYPES))
     if unknown:
         raise CampaignFormatError(
-            cfg_node, f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(_CONFIG_TYPES))}"
+            cfg_node,
+            f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(_CONFIG_TYPES))}",
         )
     for key, value in cfg.items():
         want = _CONFIG_TYPES[key]

@@ -58,7 +58,8 @@ def _check_system(path: Node, system, lines: np.ndarray | None) -> None:
 
 
 def read_long(path: object, encoding: str = "utf-8") -> RawClustering:
-    """Read a long clustering table (``.csv``, ``.tsv``, ``.txt``, optionally ``.gz``, or ``.parquet``).
+    """Read a long clustering table (``.csv``, ``.tsv``, ``.txt``, optionally ``.gz``, or
+    ``.parquet``).
 
     ``path`` is a path or a :class:`~metrics.io.source.Node` (a member of a zip).
 

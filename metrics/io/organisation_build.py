@@ -27,7 +27,8 @@ from metrics.model.validation import ClusteringReport, LoadNote, ValidationRepor
 __all__ = ["build_organisation_campaign"]
 
 
-def _dedupe(frame: pd.DataFrame, who: str, source: str, notes: list[LoadNote]) -> tuple[pd.DataFrame, int]:
+def _dedupe(frame: pd.DataFrame, who: str, source: str,
+            notes: list[LoadNote]) -> tuple[pd.DataFrame, int]:
     keys = ["topic", "item", "level"] + (["cluster"] if "cluster" in frame else [])
     dup = frame.duplicated(keys, keep="first").to_numpy()
     n = int(dup.sum())

@@ -5,7 +5,8 @@
     "entity_id"	"tweet_id"	"topic"
     "RL2013D01E001"	"220520345218711553"	"Jokes"
 
-The entity is the topic (``docs/guide.md#campaign-formats``), the tweet the item and the RepLab topic the cluster label.
+The entity is the topic (``docs/guide.md#campaign-formats``), the tweet the item and the RepLab
+topic the cluster label.
 Several rows for one (entity, tweet) with different labels put the tweet in several clusters.
 """
 

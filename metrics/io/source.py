@@ -95,7 +95,8 @@ class Budget:
 
     @classmethod
     def from_env(cls) -> Budget:
-        """The defaults, overridden by ``UNANIMITY_MAX_FILE_MB``, ``..._CAMPAIGN_MB``, ``..._RATIO``."""
+        """The defaults, overridden by ``UNANIMITY_MAX_FILE_MB``, ``..._CAMPAIGN_MB``,
+        ``..._RATIO``."""
         changes = {}
         for var, name in _ENV.items():
             value = env_positive(var)
@@ -262,8 +263,8 @@ class FsNode(Node):
             real = self.path.resolve()
             st = os.stat(real)
         except (OSError, RuntimeError) as exc:
-            raise CampaignFormatError(self, f"cannot read file ({getattr(exc, 'strerror', None) or exc})"
-                                      ) from None
+            why = getattr(exc, "strerror", None) or exc
+            raise CampaignFormatError(self, f"cannot read file ({why})") from None
         root = self.root.resolve()
         if real != root and not real.is_relative_to(root):
             raise CampaignFormatError(self, "is a link to a file outside the campaign folder")

@@ -6,9 +6,11 @@ split it by family.)
 Metrics are small declarative records registered by a canonical name (the ir_measures way):
 ``parse_metric("v_measure(beta=2)")`` gives a :class:`MetricSpec` whose canonical string is
 ``v_measure(beta=2)``; an unknown name is a :class:`~metrics.errors.UnanimityError` listing the
-known ones. Each metric is one entry of ``_INFOS``: its name, direction, family, description, formula,
+known ones. Each metric is one entry of ``_INFOS``: its name, direction, family, description,
+formula,
 paper, parameters with their defaults and checks, and its kernel (a function of a
-:class:`metrics.measures.scoring.SystemScorer`, whose cached quantities come from :mod:`metrics.measures.clustering`).
+:class:`metrics.measures.scoring.SystemScorer`, whose cached quantities come from
+:mod:`metrics.measures.clustering`).
 Adding a metric is adding one entry; a new family adds its shared quantity to ``SystemScorer``.
 
 Every metric is per topic (docs/measures.md §3); averaging over topics is a separate step.
@@ -61,18 +63,21 @@ class MetricInfo:
     description : str
         One line in words.
     formula : str
-        The formula, in the notation of docs/measures.md §3 (n_ij = |L_i ∩ C_j|, classes L, clusters C).
+        The formula, in the notation of docs/measures.md §3 (n_ij = |L_i ∩ C_j|, classes L, clusters
+        C).
     reference : str
         The paper that defines it.
     params : dict
         Parameters and their defaults (``{"beta": 1.0}``).
     overlap_aware : bool
-        True when the metric has a definition for overlapping clusterings (docs/measures.md §3); False when
+        True when the metric has a definition for overlapping clusterings (docs/measures.md §3);
+        False when
         it is computed on the (item, class, cluster) expansion of the contingency table, which
         equals the plain definition without overlap (see :mod:`metrics.model.contingency`).
     kernel : callable
         ``kernel(scorer, **params) -> ndarray (n_topics,)``: the per-topic values, read from a
-        :class:`metrics.measures.scoring.SystemScorer` (which computes each family's shared quantities
+        :class:`metrics.measures.scoring.SystemScorer` (which computes each family's shared
+        quantities
         once: contingency table, entropies, pair counts, BCubed).
     param_checks : dict
         ``{param: (predicate, message)}``: a parsed value with ``predicate(value)`` false is
@@ -137,7 +142,8 @@ _INFOS: tuple[MetricInfo, ...] = (
                "(1/n) Σ_i max_j n_ij; with overlap Σ_i max_j n_ij / Σ_i |L_i|", _AMIGO09,
                overlap_aware=True,
                kernel=lambda s: s.inverse_purity),
-    MetricInfo("fscore", 1, "set matching", "clustering F (FScore): best-matching cluster per class",
+    MetricInfo("fscore", 1, "set matching",
+               "clustering F (FScore): best-matching cluster per class",
                "Σ_i (|L_i|/n) max_j 2 n_ij / (|L_i| + |C_j|); with overlap n → Σ_i |L_i|", _ZK,
                overlap_aware=True,
                kernel=lambda s: s.fscore),
@@ -221,7 +227,8 @@ _INFOS: tuple[MetricInfo, ...] = (
     MetricInfo("pair_f", 1, "pair counting", "paired F-score (SemEval-2010)",
                "2 P R / (P + R) (0 when P + R = 0)", _SEMEVAL10,
                kernel=lambda s: s.pairs.f),
-    MetricInfo("accuracy_m1", 1, "mapping", "many-to-one accuracy: each cluster → its majority class",
+    MetricInfo("accuracy_m1", 1, "mapping",
+               "many-to-one accuracy: each cluster → its majority class",
                "(1/n) Σ_j max_i n_ij", _GOLDWATER,
                kernel=lambda s: s.accuracy_m1),
     MetricInfo("accuracy_11", 1, "mapping",

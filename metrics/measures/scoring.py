@@ -1,9 +1,13 @@
-"""A campaign → the per-topic score table ``system, topic, metric, value`` (docs/measures.md §1, §3).
+"""A campaign → the per-topic score table ``system, topic, metric, value`` (docs/measures.md §1,
+§3).
 
-For each system, the run is aligned with the gold under the missing-item policy (docs/measures.md §2), the
-contingency tables of all its topics are built once (:func:`metrics.model.contingency.build_contingency`)
+For each system, the run is aligned with the gold under the missing-item policy (docs/measures.md
+§2), the
+contingency tables of all its topics are built once
+(:func:`metrics.model.contingency.build_contingency`)
 and every requested metric is derived from them, vectorised across topics. Overlapping
-clusterings send BCubed and Reliability/Sensitivity through :mod:`metrics.measures.clustering.overlap`.
+clusterings send BCubed and Reliability/Sensitivity through
+:mod:`metrics.measures.clustering.overlap`.
 Campaign means (macro averages) are a separate step, e.g.
 ``table.groupby(["system", "metric"], sort=False)["value"].mean()``.
 """
@@ -254,4 +258,4 @@ def score_clusterings(
 
     camp = build_campaign(raw(gold, "gold"), {"system": raw(system, "system")}, name="toy")
     table = evaluate(camp, metrics, missing=missing)
-    return dict(zip(table["metric"], table["value"].astype(float)))
+    return dict(zip(table["metric"], table["value"].astype(float), strict=True))

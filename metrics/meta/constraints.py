@@ -1,4 +1,5 @@
-"""Formal constraints of clustering metrics (docs/measures.md §8; Amigó et al. 2009, Moreno & Dias 2015).
+"""Formal constraints of clustering metrics (docs/measures.md §8; Amigó et al. 2009, Moreno & Dias
+2015).
 
 Each constraint is a pair of toy clusterings of the same gold where one (``better``) is better
 than the other (``worse``) by construction. A metric *agrees* with the constraint when it

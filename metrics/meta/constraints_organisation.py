@@ -1,4 +1,5 @@
-"""Formal constraints of ranking and filtering measures (Amigó, Gonzalo, Verdejo, SIGIR 2013, §2.2-2.3).
+"""Formal constraints of ranking and filtering measures (Amigó, Gonzalo, Verdejo, SIGIR 2013,
+§2.2-2.3).
 
 Each constraint is a pair of outputs for one topic, ``better`` and ``worse``, where the
 constraint says which must score higher; a measure *agrees* when it scores ``better``
@@ -38,7 +39,8 @@ confidence
 A measure is any callable ``scorer(grades, output) -> float`` where ``grades`` maps every
 judged document to its relevance grade and ``output`` is an :class:`Organisation`;
 :func:`filtering_scorer` and :func:`ir_measures_scorer` build them for the filtering
-measures of :mod:`metrics.measures.organisation.filtering` and for IR measures through ``ir_measures`` (every
+measures of :mod:`metrics.measures.organisation.filtering` and for IR measures through
+``ir_measures`` (every
 number as trec_eval computes it). :meth:`ConstraintCase.tables` gives each case as
 ``topic, item, level`` tables for measures that read organisation campaigns.
 """
@@ -264,8 +266,10 @@ def ir_measures_scorer(measure: str) -> Scorer:
 
 # ---- the checker --------------------------------------------------------------------------
 
-def threshold_scan(scorer: Scorer, cases: Sequence[ConstraintCase], tol: float = 1e-12) -> pd.DataFrame:
-    """Scores of ``better`` and ``worse`` for each case of a family: ``n, better, worse, agrees``."""
+def threshold_scan(scorer: Scorer, cases: Sequence[ConstraintCase],
+                   tol: float = 1e-12) -> pd.DataFrame:
+    """Scores of ``better`` and ``worse`` for each case of a family: ``n, better, worse,
+    agrees``."""
     rows = []
     for case in cases:
         b = scorer.fn(case.grades, case.better)
@@ -325,7 +329,8 @@ def check_organisation_constraints(
 
 
 def check_filtering_measures(measures: Sequence[str] | None = None) -> pd.DataFrame:
-    """:func:`check_organisation_constraints` for the measures of :mod:`metrics.measures.organisation.filtering`."""
+    """:func:`check_organisation_constraints` for the measures of
+    :mod:`metrics.measures.organisation.filtering`."""
     names = list(FILTERING_MEASURES) if measures is None else list(measures)
     return check_organisation_constraints([filtering_scorer(m) for m in names],
                                           FILTERING_CONSTRAINTS)

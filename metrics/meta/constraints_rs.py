@@ -1,7 +1,8 @@
 """Reliability, Sensitivity and R*S on the ranking and filtering constraints (R&S paper, Table 6).
 
 An adapter between :mod:`metrics.meta.constraints_organisation` (constraints as pairs of outputs of
-one topic) and the document-organisation measures of :mod:`metrics.measures.organisation`: each output
+one topic) and the document-organisation measures of :mod:`metrics.measures.organisation`: each
+output
 and the gold of its judged documents become, in memory, a one-topic organisation campaign
 (:func:`metrics.io.organisation_build.build_organisation_campaign`; a ranking keeps its unlimited
 tail, a filtering output has none), scored by the same code as every campaign.
@@ -94,7 +95,8 @@ def check_rs(n: float = PAPER_N, w: float = PAPER_W, constraints: Sequence[str] 
 
 def organisation_constraint_results(n: float = PAPER_N, w: float = PAPER_W) -> pd.DataFrame:
     """``metric, constraint, better, worse, agrees`` of the IR measures (through ir_measures),
-    the filtering measures of :mod:`metrics.measures.organisation.filtering` and R*S, R, S with ``n``, ``w``."""
+    the filtering measures of :mod:`metrics.measures.organisation.filtering` and R*S, R, S with
+    ``n``, ``w``."""
     return pd.concat([check_ir_measures(), check_filtering_measures(), check_rs(n, w)],
                      ignore_index=True)
 

@@ -134,7 +134,8 @@ class MetaEvaluation:
     ranks: pd.DataFrame
 
     def to_dataframe(self, details: bool = False) -> pd.DataFrame:
-        """``metric, robustness, strictness`` (plus the counts and the worst case with ``details``)."""
+        """``metric, robustness, strictness`` (plus the counts and the worst case with
+        ``details``)."""
         frame = pd.DataFrame([r.__dict__ for r in self.results])
         if frame.empty:
             frame = pd.DataFrame(columns=list(MetricMetaEvaluation.__dataclass_fields__))

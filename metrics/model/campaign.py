@@ -1,13 +1,16 @@
 """The campaign model: topics, a gold clustering and one clustering per system.
 
-Everything is held in integer-coded columnar arrays (docs/measures.md §1), so that campaigns of millions
+Everything is held in integer-coded columnar arrays (docs/measures.md §1), so that campaigns of
+millions
 of item assignments and hundreds of systems stay small and fast:
 
 * a campaign's **items** are the gold items, sorted by topic then by item id; item ``i`` belongs
-  to topic ``item_topic[i]`` and the items of topic ``t`` are ``topic_offsets[t]:topic_offsets[t+1]``;
+  to topic ``item_topic[i]`` and the items of topic ``t`` are
+  ``topic_offsets[t]:topic_offsets[t+1]``;
 * a clustering (the gold or a run) is a :class:`Membership`: one row per (item, label) pair, with
   label codes that belong to exactly one topic (the same label name in two topics is two labels);
-* a run is already aligned with the gold (docs/measures.md §2): extra items were counted and ignored, missing
+* a run is already aligned with the gold (docs/measures.md §2): extra items were counted and
+ignored, missing
   items are simply absent and are filled at evaluation time by :meth:`Campaign.aligned` according
   to the ``missing`` policy.
 
@@ -49,7 +52,8 @@ class Membership:
         Topic code of each label.
     weight : ndarray of float64, shape (n_rows,), or None
         Membership weight where the source gives one (``label/0.6``), NaN where it does not;
-        ``None`` when the source has no weights at all. Kept, not used by the metrics (docs/measures.md §1).
+        ``None`` when the source has no weights at all. Kept, not used by the metrics
+        (docs/measures.md §1).
         A TREC gold keeps each judgment's relevance grade here, a TREC run its score.
     level : ndarray of int32, shape (n_rows,), or None
         Document organisations (``docs/organisation.md``): the priority level of each row,
@@ -226,7 +230,8 @@ class Campaign:
         """Mapping topic -> test bed (topics without one left out), or None without test beds."""
         if self.testbeds is None:
             return None
-        return {t: b for t, b in zip(self.topics.tolist(), self.testbeds.tolist()) if b is not None}
+        return {t: b for t, b in zip(self.topics.tolist(), self.testbeds.tolist(), strict=True)
+                if b is not None}
 
     def testbed_counts(self) -> dict[str, int]:
         """Number of topics per test bed (empty when there are none)."""
@@ -234,11 +239,12 @@ class Campaign:
             return {}
         beds = self.testbeds[[b is not None for b in self.testbeds]]
         names, counts = np.unique(beds.astype(str), return_counts=True)
-        return {str(n): int(c) for n, c in zip(names, counts)}
+        return {str(n): int(c) for n, c in zip(names, counts, strict=True)}
 
     # --- alignment -----------------------------------------------------------------------------
     def aligned(self, system: str, missing: MissingPolicy = "penalize") -> AlignedRun:
-        """The run of ``system`` with every gold item assigned, per the missing policy (docs/measures.md §2).
+        """The run of ``system`` with every gold item assigned, per the missing policy
+        (docs/measures.md §2).
 
         Parameters
         ----------

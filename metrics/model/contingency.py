@@ -1,6 +1,7 @@
 """The contingency table n_ij = |L_i ∩ C_j| of every topic of a (gold, system) pair, built once.
 
-All topics of a system are held in one sparse table (docs/measures.md §3): one row per non-empty cell, with
+All topics of a system are held in one sparse table (docs/measures.md §3): one row per non-empty
+cell, with
 the gold class code, the system cluster code, the count and the topic. Label codes of a
 campaign belong to one topic each, so the table is block-diagonal by topic and every per-topic
 quantity is a ``np.bincount`` over the cells with the topic as index: no Python loop over
@@ -12,7 +13,8 @@ With overlap, n_ij = |L_i ∩ C_j| is still well defined: each item contributes 
 every (class, cluster) pair of L(e) × C(e) (the *(item, class, cluster) expansion*). Then the
 table's margins are no longer the class and cluster sizes, so both are kept: ``class_size``
 and ``cluster_size`` are |L_i| and |C_j| from the memberships; ``row_sum``/``col_sum`` are the
-table's margins. Metrics defined for overlap by docs/measures.md §3 (purity, inverse purity, clustering F)
+table's margins. Metrics defined for overlap by docs/measures.md §3 (purity, inverse purity,
+clustering F)
 use the sizes; the entropy, pair-counting and mapping metrics, which have no definition for
 overlapping clusterings, are computed on the expanded table as if it were a partition of the
 expanded elements (Reichart et al. 2010 discuss this co-occurrence matrix for polysemous

@@ -2,8 +2,10 @@
 
 A **score table** is a long :class:`pandas.DataFrame` with exactly the columns
 ``system, topic, metric, value`` (str, str, str, float), one row per (system, topic, metric).
-It is what :func:`metrics.measures.scoring.evaluate` returns and what a precomputed-scores campaign holds,
-so every analysis in :mod:`metrics.comparison.combine`, :mod:`metrics.comparison.uir`, :mod:`metrics.comparison.significance` and
+It is what :func:`metrics.measures.scoring.evaluate` returns and what a precomputed-scores campaign
+holds,
+so every analysis in :mod:`metrics.comparison.combine`, :mod:`metrics.comparison.uir`,
+:mod:`metrics.comparison.significance` and
 :mod:`metrics.analyses` works on scores computed elsewhere too.
 
 The analyses themselves work on a dense :class:`ScoreCube` (systems x topics x metrics), built
@@ -46,7 +48,8 @@ def validate_score_table(df: pd.DataFrame, source: str = "score table") -> pd.Da
     -------
     DataFrame
         Columns exactly ``system, topic, metric, value``; the three keys as ``str``, ``value`` as
-        ``float64``. A NaN value is kept: it means "no score" and every analysis treats it as absent.
+        ``float64``. A NaN value is kept: it means "no score" and every analysis treats it as
+        absent.
 
     Raises
     ------
@@ -104,7 +107,8 @@ def validate_score_table(df: pd.DataFrame, source: str = "score table") -> pd.Da
 
 @dataclass(frozen=True, eq=False)
 class ScoreCube:
-    """Dense scores: ``values[s, t, m]`` is metric ``metrics[m]`` of ``systems[s]`` on ``topics[t]``.
+    """Dense scores: ``values[s, t, m]`` is metric ``metrics[m]`` of ``systems[s]`` on
+    ``topics[t]``.
 
     Attributes
     ----------
@@ -136,7 +140,8 @@ class ScoreCube:
         try:
             m = self.metrics.index(name)
         except ValueError:
-            raise ValueError(f"unknown metric {name!r}; cube metrics: {', '.join(self.metrics)}") from None
+            raise ValueError(
+                f"unknown metric {name!r}; cube metrics: {', '.join(self.metrics)}") from None
         return self.values[:, :, m]
 
     def oriented(self, directions: Sequence[int]) -> np.ndarray:
@@ -241,14 +246,17 @@ def _direction(name: str) -> int:
     return -1 if d < 0 else 1
 
 
-def metric_directions(metrics: Sequence[str], directions: Mapping[str, int] | None = None) -> tuple[int, ...]:
-    """Direction (+1 / -1) of each metric: from ``directions`` when given there, else the registry."""
+def metric_directions(metrics: Sequence[str],
+                      directions: Mapping[str, int] | None = None) -> tuple[int, ...]:
+    """Direction (+1 / -1) of each metric: from ``directions`` when given there, else the
+    registry."""
     out = []
     for m in metrics:
         if directions is not None and m in directions:
             d = int(directions[m])
             if d not in (1, -1):
-                raise ValueError(f"direction of metric {m!r} must be +1 or -1, got {directions[m]!r}")
+                raise ValueError(
+                    f"direction of metric {m!r} must be +1 or -1, got {directions[m]!r}")
             out.append(d)
         else:
             out.append(_direction(m))

@@ -5,7 +5,8 @@ A bundle is a folder of tables plus ``manifest.json``::
 
     {"format": "unanimity-comparison-bundle", "format_version": 1,
      "package_version": "0.1.0", "created": "2026-11-23T10:00:00+00:00",
-     "inputs": [{"path": ..., "kind": "file" | "folder", "sha256": ..., "bytes": ..., "files": ...}],
+     "inputs": [{"path": ..., "kind": "file" | "folder", "sha256": ..., "bytes": ..., "files":
+     ...}],
      "options": {...the command's options...},
      "files": {"pairs": {"file": "pairs.csv", "kind": "table", "sha256": ..., "rows": ...,
                          "columns": {"system_a": "str", "uir": "float", "crossings": "list_float",
@@ -27,7 +28,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -177,7 +178,8 @@ class Bundle:
         return tuple(self.parameters.get("metrics", ()))
 
     def pair(self, a: str, b: str):
-        """The stored row of the ordered pair (a, b) as a :class:`metrics.reports.pair_report.PairReport`."""
+        """The stored row of the ordered pair (a, b) as a
+        :class:`metrics.reports.pair_report.PairReport`."""
 
         return pair_report(self, a, b)
 
@@ -200,7 +202,8 @@ def write_bundle(
     """Write tables (``NAME.csv``), JSON (``NAME.json``), texts (``NAME.tex``) and the manifest.
 
     ``existing`` are files already written into ``out_dir`` (by
-    :meth:`metrics.reports.comparison_report.CampaignComparison.write`) to list in the manifest as well; the
+    :meth:`metrics.reports.comparison_report.CampaignComparison.write`) to list in the manifest as
+    well; the
     column types of an existing ``NAME.csv`` come from ``frames[NAME]`` (text where unknown).
     Returns the paths written, manifest last. Lists in table cells are written ``;``-separated at
     full precision (``repr``).
@@ -242,7 +245,7 @@ def write_bundle(
         "format": BUNDLE_FORMAT,
         "format_version": BUNDLE_VERSION,
         "package_version": __version__,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "inputs": [fingerprint(p) for p in inputs],
         "options": dict(options or {}),
         "files": files,
@@ -331,12 +334,16 @@ def write_comparison_bundle(
     extra_json: Mapping[str, object] | None = None,
     latex_top: int | None = LATEX_TOP,
 ) -> list[Path]:
-    """The bundle of a :class:`metrics.reports.comparison_report.CampaignComparison`: every file of its
-    :meth:`~metrics.reports.comparison_report.CampaignComparison.write`, ``ranking.csv`` (ranking with tie groups,
-    :mod:`metrics.comparison.tie_ranking`), ``ranking_order.csv`` (the same with ``n_above, n_below, block,
+    """The bundle of a :class:`metrics.reports.comparison_report.CampaignComparison`: every file of
+    its
+    :meth:`~metrics.reports.comparison_report.CampaignComparison.write`, ``ranking.csv`` (ranking
+    with tie groups,
+    :mod:`metrics.comparison.tie_ranking`), ``ranking_order.csv`` (the same with ``n_above, n_below,
+    block,
     score``), ``ranking_hasse.csv`` (``upper, lower``: the Hasse edges), ``extra_tables`` (the
     papers' tables), with ``latex=True``
-    ``report.tex`` (:meth:`~metrics.reports.comparison_report.CampaignComparison.to_latex` with its systems and
+    ``report.tex`` (:meth:`~metrics.reports.comparison_report.CampaignComparison.to_latex` with its
+    systems and
     ranking tables cut to ``latex_top`` rows, then ``extra_latex``), and the manifest.
     """
 
@@ -386,7 +393,7 @@ def bundle_info(path: str | Path, as_json: bool = False) -> int:
     opts = {k: v for k, v in b.options.items() if v is not None and v is not False and v != []}
     print("options     " + ", ".join(f"{k}={v}" for k, v in opts.items()))
     print("files (fingerprints verified):")
-    for name, entry in m["files"].items():
+    for entry in m["files"].values():
         rows = f"{entry['rows']} rows" if entry["kind"] == "table" else entry["kind"]
         print(f"  {entry['file']:<28} {rows}")
     return 0

@@ -71,7 +71,8 @@ class CampaignComparison:
         n_worsened`` and, per metric, ``p_<metric>`` (corrected p-value), ``p_raw_<metric>`` and
         ``delta_<metric>`` (mean oriented difference), ``direction_<metric>`` (+1 / -1 / 0, the
         sign of the test's location statistic turned by the metric's direction) and
-        ``verdict_<metric>`` (:data:`metrics.comparison.significance.VERDICTS`; None without a test).
+        ``verdict_<metric>`` (:data:`metrics.comparison.significance.VERDICTS`; None without a
+        test).
     systems : DataFrame
         ``system, f_alpha, precision, recall, rank, reference_system, reference_uir,
         improved_systems`` (list), ``n_improved``.
@@ -101,7 +102,7 @@ class CampaignComparison:
     cross_testbed: pd.DataFrame | None = None
     uir_metrics: tuple[str, ...] = field(default=())
 
-    def pair(self, a: str, b: str) -> "PairReport":
+    def pair(self, a: str, b: str) -> PairReport:
         """Everything the report says about the ordered pair (a, b), as one typed record
         (:func:`metrics.reports.pair_report.pair_report`)."""
         return pair_report(self, a, b)
@@ -145,7 +146,8 @@ class CampaignComparison:
         """Booktabs tables: systems by rank (F, metric means, reference system), the pairs with
         UIR >= threshold (UIR, parametric UIR, Delta F and the per-metric mean differences marked
         ``*`` for p < ``level`` and ``**`` for p < ``level`` / 5, corrected p-values) and, with
-        ``ranking``, the ranking with tie groups (:meth:`metrics.comparison.tie_ranking.TieRanking.to_latex`,
+        ``ranking``, the ranking with tie groups
+        (:meth:`metrics.comparison.tie_ranking.TieRanking.to_latex`,
         docs/rankings.md). Needs ``\\usepackage{booktabs}``.
 
         ``top`` keeps the systems table and the ranking table to a page: their first ``top`` rows
@@ -173,7 +175,8 @@ class CampaignComparison:
             )
         cut = len(shown_sys) < len(board)
         lines += [r"\bottomrule", r"\end{tabular}",
-                  rf"\caption{{Systems ranked by $F_{{{alpha:g}}}$; reference system: the system with the "
+                  rf"\caption{{Systems ranked by $F_{{{alpha:g}}}$; reference system: the system "
+                  r"with the "
                   rf"highest UIR over it, when that UIR $\geq {thr:g}$."
                   + (f" {shown_note(len(shown_sys), len(board), 'systems.csv')}" if cut else "")
                   + "}", r"\end{table}", ""]
@@ -202,9 +205,11 @@ class CampaignComparison:
             lines.append(rf"\multicolumn{{{len(head)}}}{{c}}{{no pair with UIR $\geq {thr:g}$}} \\")
         test = p.get("test", "none")
         corr = p.get("correction", "none")
-        note = (f"{test} test, {corr} correction: $^{{*}}$ $p<{level:g}$, $^{{**}}$ $p<{level / 5:g}$"
+        note = (f"{test} test, {corr} correction: $^{{*}}$ $p<{level:g}$, "
+                f"$^{{**}}$ $p<{level / 5:g}$"
                 if test != "none" else "no significance test")
-        more = "" if max_pairs is None or len(robust) <= max_pairs else f" (first {max_pairs} of {len(robust)})"
+        more = ("" if max_pairs is None or len(robust) <= max_pairs
+                else f" (first {max_pairs} of {len(robust)})")
         lines += [r"\bottomrule", r"\end{tabular}",
                   rf"\caption{{Pairs with UIR $\geq {thr:g}${latex_escape(more)}; {note}; "
                   r"$\forall\alpha$: $F_\alpha(a) > F_\alpha(b)$ for every $\alpha$.}",

@@ -128,12 +128,13 @@ def pair_report(comp: ComparisonTables, a: str, b: str) -> PairReport:
     strict = get_profile(p.get("profile", DEFAULT_PROFILE)).strict_improved
     uir_verdict = ("a" if improves(u, thr, strict) else
                    ("b" if improves(-u, thr, strict) else None))
-    better = "a" if bool(row["beats_all_alpha"]) else ("b" if bool(rev["beats_all_alpha"]) else None)
+    better = ("a" if bool(row["beats_all_alpha"])
+              else ("b" if bool(rev["beats_all_alpha"]) else None))
     n_used: dict[str, int] = {}
     if comp.tests is not None:
         t = comp.tests
         sub = t[(t["system_a"] == a) & (t["system_b"] == b)]
-        n_used = dict(zip(sub["metric"], (int(v) for v in sub["n"])))
+        n_used = dict(zip(sub["metric"], (int(v) for v in sub["n"]), strict=True))
     verdicts = tuple(
         MetricVerdict(
             metric=m,

@@ -17,7 +17,8 @@ Given per-system P, R and F as a paper reports them, with the paper's alpha:
 * **ranking**: the reported ranking by F against (i) the best and worst rank of each system by
   F_alpha(P, R) over alpha in [0, 1] (exact: ranks change only at the pairwise crossing points,
   evaluated between them) and (ii) unanimity on the reported averages: a above b iff
-  P_a >= P_b and R_a >= R_b with one strict, the rank interval of :mod:`metrics.comparison.tie_ranking`.
+  P_a >= P_b and R_a >= R_b with one strict, the rank interval of
+  :mod:`metrics.comparison.tie_ranking`.
   With only system-level averages UIR cannot be computed (it needs per-topic scores); dominance
   on both averages is its system-level counterpart (JAIR 2011: the unanimous improvement relation).
 """
@@ -96,7 +97,8 @@ def _number(text: str, path: str, line: int, column: str) -> tuple[float, int]:
     except (InvalidOperation, ValueError):
         raise CampaignFormatError(path, f"{column} {text!r} is not a number", line) from None
     if not np.isfinite(value) or value < 0:
-        raise CampaignFormatError(path, f"{column} {text!r} must be a finite non-negative number", line)
+        raise CampaignFormatError(path, f"{column} {text!r} must be a finite non-negative number",
+                                  line)
     return value, _decimals(text)
 
 
@@ -229,7 +231,8 @@ def _alpha_ranks(p: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         inv_p, inv_r = 1 / p, 1 / r
         s = inv_p - inv_r  # 1/F_alpha = 1/R + alpha (1/P - 1/R)
         cross = (inv_r[None, :] - inv_r[:, None]) / (s[:, None] - s[None, :])
-    cuts = np.unique(np.concatenate(([0.0, 1.0], cross[np.isfinite(cross) & (cross > 0) & (cross < 1)])))
+    inside = cross[np.isfinite(cross) & (cross > 0) & (cross < 1)]
+    cuts = np.unique(np.concatenate(([0.0, 1.0], inside)))
     alphas = np.unique(np.concatenate((cuts, (cuts[:-1] + cuts[1:]) / 2)))
     F = f_alpha(p[:, None], r[:, None], alphas[None, :])  # (S, A)
     ranks = 1 + (F[None, :, :] > F[:, None, :]).sum(axis=1)
@@ -260,13 +263,13 @@ def check_reported(table: pd.DataFrame, alpha: float = 0.5) -> ReportedCheck:
         raise UnanimityError(f"{src}: no systems")
     vals, decs = {}, {}
     for c in ("precision", "recall", "f"):
-        parsed = [_number(str(v), src, int(ln), c) for v, ln in zip(table[c], lines)]
+        parsed = [_number(str(v), src, int(ln), c) for v, ln in zip(table[c], lines, strict=True)]
         vals[c] = np.array([v for v, _ in parsed])
         decs[c] = np.array([d for _, d in parsed])
     alphas = np.full(len(table), float(alpha))
     if "alpha" in table:
         alphas = np.array([_number(str(v), src, int(ln), "alpha")[0] if str(v).strip() else alpha
-                           for v, ln in zip(table["alpha"], lines)])
+                           for v, ln in zip(table["alpha"], lines, strict=True)])
         bad = alphas > 1
         if bad.any():
             raise CampaignFormatError(src, f"alpha {alphas[bad][0]:g} outside [0, 1]",
@@ -278,7 +281,8 @@ def check_reported(table: pd.DataFrame, alpha: float = 0.5) -> ReportedCheck:
         over = vals[c] > scale
         if over.any():
             i = int(np.flatnonzero(over)[0])
-            raise CampaignFormatError(src, f"{c} {table[c].iloc[i]} is above {scale:g}", int(lines[i]))
+            raise CampaignFormatError(src, f"{c} {table[c].iloc[i]} is above {scale:g}",
+                                      int(lines[i]))
         half = 0.5 * 10.0 ** (-decs[c].astype(np.float64)) / scale
         mid[c] = vals[c] / scale
         lo[c] = np.clip(mid[c] - half, 0, 1)
@@ -293,7 +297,7 @@ def check_reported(table: pd.DataFrame, alpha: float = 0.5) -> ReportedCheck:
     status = np.where(consistent, "consistent", np.where(none, "impossible", "other_alpha"))
     above = lo["f"] > np.maximum(hi["precision"], hi["recall"])
     side = pd.Series([("above_max" if up else "below_min") if bad else None
-                      for bad, up in zip(none, above)], dtype=object)
+                      for bad, up in zip(none, above, strict=True)], dtype=object)
     with np.errstate(divide="ignore", invalid="ignore"):
         implied = (1 / F - 1 / R) / (1 / P - 1 / R)
     implied = np.where(P == R, np.nan, implied)

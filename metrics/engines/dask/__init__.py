@@ -3,7 +3,8 @@
 ``evaluate_dask(path, metrics, ...)`` reads a campaign of Parquet long tables, aligns the runs
 with the gold by a distributed shuffle (join) on (topic, item), sums the contingency counts by
 group-bys and scores them with the in-memory engine's kernels: the same score table as
-:func:`metrics.measures.scoring.evaluate`. Needs the optional ``dask`` extra (``pip install .[dask]``);
+:func:`metrics.measures.scoring.evaluate`. Needs the optional ``dask`` extra (``pip install
+.[dask]``);
 nothing here is imported by ``import metrics``. See docs/dask.md.
 """
 

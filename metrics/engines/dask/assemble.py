@@ -3,8 +3,10 @@
 The tables of :mod:`metrics.engines.dask.partition`, summed over the partitions, hold the
 non-empty contingency cells of every (system, topic), the class and cluster sizes, the missing
 items and the signatures of the items with several labels. Here they become one
-:class:`~metrics.model.contingency.Contingency` per system (the missing items given singleton clusters
-of their own, as :meth:`metrics.model.campaign.Campaign.aligned` does) and, for an overlapping system,
+:class:`~metrics.model.contingency.Contingency` per system (the missing items given singleton
+clusters
+of their own, as :meth:`metrics.model.campaign.Campaign.aligned` does) and, for an overlapping
+system,
 the (item, label) rows of the extended BCubed kernel rebuilt from the signatures. Every number
 is then computed by the in-memory engine's own kernels (:data:`metrics.measures.scoring.KERNELS`):
 one source of every number.
@@ -205,13 +207,13 @@ def system_counts(counts: Counts, system: int, penalize: bool) -> SystemCounts:
         ci, cl = (np.concatenate(parts) for parts in zip(
             (np.arange(n1), one_clu), (n1 + np.arange(n2), fresh_lone),
             (sig_group[sig_c["group"].to_numpy()], sc_code),
-            (n1 + n2 + n3 + np.arange(mg_items.size), fresh_multi)))
+            (n1 + n2 + n3 + np.arange(mg_items.size), fresh_multi), strict=False))
         # a missing multi-class item's classes: those of its signature group
         ml_entry = n1 + n2 + n3 + ml_item
         cov_l = ~is_ml
         li, ll = (np.concatenate(parts) for parts in zip(
             (np.arange(n1), one_cls), (n1 + np.arange(n2), lone_class),
-            (sig_group[sig_l["group"].to_numpy()[cov_l]], sl_code[cov_l])))
+            (sig_group[sig_l["group"].to_numpy()[cov_l]], sl_code[cov_l]), strict=False))
         c_item, c_lab = _expand(ci, cl, mult, start)
         l_item, l_lab = _expand(li, ll, mult, start)
         l_item = np.concatenate((l_item, start[ml_entry]))

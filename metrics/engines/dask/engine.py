@@ -228,7 +228,7 @@ def _report(layout: CampaignLayout, counts: Counts, names: list[str], sources: l
     )
     n_gold_items = int(g["items"].sum())
     systems = {}
-    for i, (si, name) in enumerate(zip(codes, names)):
+    for i, (si, name) in enumerate(zip(codes, names, strict=False)):
         rt = counts.of("run_topics", si)
         known = rt[rt["topic"].to_numpy() >= 0]
         covered = np.bincount(known["topic"], weights=known["covered"],
@@ -322,14 +322,15 @@ def evaluate_dask(
 
     with _client(client, scheduler, memory_limit, say) as cl:
         seen = [_first_seen(f["topic"]) for f in frames] + [
-            _first_seen(f["system"]) for t, f in zip(layout.runs, frames[1:]) if t.has_system]
+            _first_seen(f["system"])
+            for t, f in zip(layout.runs, frames[1:], strict=False) if t.has_system]
         seen = _compute(cl, seen, False)
         topics = sorted(set(seen[0].astype(str)))
         others = set().union(*(set(x.astype(str)) for x in seen[1:len(frames)])) - set(topics)
         all_topics = np.asarray(topics + sorted(others), dtype=object)
         topic_index = pd.Index(all_topics)
         run_systems, sources, parts, k = [], [], [], len(frames)
-        for t, f in zip(layout.runs, frames[1:]):
+        for t, f in zip(layout.runs, frames[1:], strict=False):
             names = list(pd.unique(seen[k].astype(str))) if t.has_system else [t.system]
             k += t.has_system
             base = len(run_systems)
@@ -376,7 +377,7 @@ def evaluate_dask(
         say(f"Dask engine: {total_rows:,} rows in {n_parts} partition(s)")
         results = _compute(cl, lazies, progress)
 
-    tables = dict(zip(TABLES, results))
+    tables = dict(zip(TABLES, results, strict=False))
     tables["gold_classes"] = tables["gold_classes"].sort_values(
         ["topic", "class"], kind="stable").reset_index(drop=True)
     counts = Counts(topics=np.asarray(topics, dtype=object), **tables)

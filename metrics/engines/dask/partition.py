@@ -185,7 +185,8 @@ def partition_counts(gold: pd.DataFrame, run: pd.DataFrame, n_t: int,
         tg, tg_inv = np.unique(item_topic[one] * max(len(g_names), 1) + g_label_of_item[one],
                                return_inverse=True)
         a, b, n = _pairs(tg_inv.reshape(-1), r_label_of_item[one], len(r_names))
-        cells = [pd.DataFrame({"t": tg[a] // max(len(g_names), 1), "c": tg[a] % max(len(g_names), 1),
+        n_g = max(len(g_names), 1)
+        cells = [pd.DataFrame({"t": tg[a] // n_g, "c": tg[a] % n_g,
                                "k": b, "single": True, "n": n})]
         # items with several labels: the L(e) x C(e) expansion, and their signatures
         multi = (kc >= 1) & ((kg >= 2) | (kc >= 2))

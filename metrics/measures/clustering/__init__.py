@@ -6,9 +6,12 @@ scikit-learn calling convention (``labels_true, labels_pred``) are provided for 
 
 * :mod:`~metrics.measures.clustering.purity` — purity, inverse purity, clustering F
 * :mod:`~metrics.measures.clustering.bcubed` — BCubed precision/recall, adapted recall
-* :mod:`~metrics.measures.clustering.overlap` — extended BCubed, occurrence-level Reliability/Sensitivity
-* :mod:`~metrics.measures.clustering.entropy` — H(C|K), H(K|C), homogeneity, completeness, V, VI, NVI
-* :mod:`~metrics.measures.clustering.pairs` — Rand, adjusted Rand, Jaccard, Fowlkes-Mallows, pair P/R/F
+* :mod:`~metrics.measures.clustering.overlap` — extended BCubed, occurrence-level
+Reliability/Sensitivity
+* :mod:`~metrics.measures.clustering.entropy` — H(C|K), H(K|C), homogeneity, completeness, V, VI,
+NVI
+* :mod:`~metrics.measures.clustering.pairs` — Rand, adjusted Rand, Jaccard, Fowlkes-Mallows, pair
+P/R/F
 * :mod:`~metrics.measures.clustering.mapping` — many-to-one and one-to-one accuracy
 """
 

@@ -4,12 +4,14 @@ Without overlap (Bagga & Baldwin 1998; Amigó et al. 2009), each item paired wit
 
     P = (1/n) Σ_ij n_ij² / |C_j|,    R = (1/n) Σ_ij n_ij² / |L_i|.
 
-Under ``missing="penalize"`` (docs/measures.md §2) a missing item is a singleton cluster (precision 1) whose
+Under ``missing="penalize"`` (docs/measures.md §2) a missing item is a singleton cluster (precision
+1) whose
 self pair earns no recall: the table's ``missing_self_recall`` (Σ 1/|L(e)| over missing items)
 is removed from the recall numerator, so its recall is 0.
 
 Reliability and Sensitivity for clustering (Amigó, Gonzalo, Verdejo 2013) equal BCubed P and R
-without overlap. Overlapping clusterings go through :mod:`metrics.measures.clustering.overlap` (extended
+without overlap. Overlapping clusterings go through :mod:`metrics.measures.clustering.overlap`
+(extended
 BCubed); this module refuses them.
 
 Adapted BCubed (Moreno & Dias 2015, eq. 5): P_mod = P and R_mod = R^(k-1) for k-tuples.

@@ -1,4 +1,5 @@
-"""Entropy-based metrics (docs/measures.md §3): H(C|K), H(K|C), homogeneity, completeness, V_β, VI, NVI.
+"""Entropy-based metrics (docs/measures.md §3): H(C|K), H(K|C), homogeneity, completeness, V_β, VI,
+NVI.
 
 Natural logarithms (nats). C is the gold clustering (classes), K the system clustering
 (clusters), following Rosenberg & Hirschberg (2007) and Reichart et al. (2010): "We denote the

@@ -94,7 +94,7 @@ def accuracy_11(table: Contingency) -> np.ndarray:
         sc = cell_comp[order]
         lo = np.searchsorted(sc, hard, side="left")
         hi = np.searchsorted(sc, hard, side="right")
-        for comp_id, a, b in zip(hard, lo, hi):
+        for comp_id, a, b in zip(hard, lo, hi, strict=True):
             sel = order[a:b]
             value[comp_id] = _best_matching(ri[sel], rj[sel], cnt[sel])
     comp_topic = np.zeros(n_comp, dtype=np.int64)

@@ -33,7 +33,8 @@ min(1, A / M):
 and S alike over the gold's (item, class) occurrences with min(1, M / A) and V. Without overlap
 M, A ∈ {0, 1}: R = BCubed precision and S = BCubed recall.
 
-**Missing items** (docs/measures.md §2, ``penalize``): the aligned run gives each a fresh singleton cluster,
+**Missing items** (docs/measures.md §2, ``penalize``): the aligned run gives each a fresh singleton
+cluster,
 so its precision and reliability are 1; its recall and sensitivity self-pair credit is removed.
 As it shares no cluster with any other item that credit is its whole numerator: recall and
 sensitivity 0.
@@ -54,7 +55,8 @@ classes, so a self-join of the (item, label-pair) rows on the label pair, rows o
 only, finds every such pair C(M, 2) + C(A, 2) times; each meeting weighs 1 / (C(M, 2) + C(A, 2))
 so that each ordered pair (e, e') counts once. Items with the same (cluster set, class set) are
 merged first (multiplicity m), so that many identical overlapping items do not blow up the join.
-Labels belong to one topic (:class:`~metrics.model.campaign.Membership`), so pairs never cross topics
+Labels belong to one topic (:class:`~metrics.model.campaign.Membership`), so pairs never cross
+topics
 and the per-topic sums are ``bincount`` by topic.
 
 Cost: linear in the (item, label) rows and the cluster × class expansion, plus the rows of the
@@ -180,7 +182,8 @@ def _join_corrections(pad, kc, mult, inv):
     else:
         before = np.cumsum(rep) - rep
         cuts = np.concatenate(([0], np.flatnonzero(np.diff(before // budget)) + 1, [key.size]))
-    for lo, hi in zip(cuts[:-1], cuts[1:]):   # a loop over chunks of the join, not pairs
+    # a loop over chunks of the join, not pairs
+    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
         r = rep[lo:hi]
         left = np.repeat(np.arange(lo, hi), r)
         if left.size == 0:

@@ -45,7 +45,8 @@ def fscore(table: Contingency) -> np.ndarray:
     best = np.zeros(table.class_size.size)
     if f.size:
         best[table.cell_class[starts]] = np.maximum.reduceat(f, starts)
-    return safe_div(table.class_sum(table.class_size * best), table.class_sum(table.class_size), 1.0)
+    return safe_div(table.class_sum(table.class_size * best), table.class_sum(table.class_size),
+                    1.0)
 
 
 def purity_score(labels_true, labels_pred) -> float:

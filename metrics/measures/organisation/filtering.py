@@ -1,12 +1,15 @@
-"""Filtering measures over per-topic confusion counts (Amigó, Gonzalo, Verdejo, SIGIR 2013, §2.2, §4.3).
+"""Filtering measures over per-topic confusion counts (Amigó, Gonzalo, Verdejo, SIGIR 2013, §2.2,
+§4.3).
 
 Filtering puts every document of a finite set into a positive (relevant) or a negative
 (irrelevant) class. With, per topic, TP relevant documents accepted, FP irrelevant accepted,
 FN relevant rejected and TN irrelevant rejected (N = TP + FP + FN + TN):
 
-========================  ==================================================================  =========
+========================  ==================================================================
+=========
 measure                   formula                                                             better
-========================  ==================================================================  =========
+========================  ==================================================================
+=========
 ``accuracy``              (TP + TN) / N                                                       higher
 ``precision``             TP / (TP + FP)            (positive class)                          higher
 ``recall``                TP / (TP + FN)            (positive class)                          higher
@@ -20,7 +23,8 @@ measure                   formula                                               
 ``reliability``           precision(positive) x precision(negative) = TP/(TP+FP) x TN/(TN+FN) higher
 ``sensitivity``           recall(positive) x recall(negative) = TP/(TP+FN) x TN/(TN+FP)       higher
 ``rs_f``                  F_0.5 of reliability and sensitivity (the paper's R*S)              higher
-========================  ==================================================================  =========
+========================  ==================================================================
+=========
 
 The last three are what Reliability and Sensitivity reduce to on a filtering output (two
 levels, no tail; the paper's §4.3); they are here as closed forms over counts, an independent
@@ -77,7 +81,8 @@ class FilteringCounts:
         return cls(*arrs)
 
 
-def filtering_counts(relevant, accepted, topic=None, n_topics: int | None = None) -> FilteringCounts:
+def filtering_counts(relevant, accepted, topic=None,
+                     n_topics: int | None = None) -> FilteringCounts:
     """Per-topic confusion counts of one filtering output.
 
     Parameters
@@ -195,7 +200,8 @@ FILTERING_DIRECTIONS: dict[str, int] = {name: (-1 if name == "lam" else 1)
                                         for name in FILTERING_MEASURES}
 
 
-def score_filtering(c: FilteringCounts, measures: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+def score_filtering(c: FilteringCounts,
+                    measures: Sequence[str] | None = None) -> dict[str, np.ndarray]:
     """Every requested filtering measure (default: all) on the same counts."""
     names = list(FILTERING_MEASURES) if measures is None else list(measures)
     unknown = [m for m in names if m not in FILTERING_MEASURES]

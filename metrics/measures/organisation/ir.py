@@ -109,6 +109,6 @@ def _nested(frame: pd.DataFrame, column: str, kind: type) -> dict:
     order = np.argsort(q.astype(str), kind="stable")
     q, d, v = q[order], d[order], [v[i] for i in order]
     starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]]).tolist() + [q.size]
-    for a, b in zip(starts[:-1], starts[1:]):
-        out[str(q[a])] = dict(zip(d[a:b].tolist(), map(kind, v[a:b])))
+    for a, b in zip(starts[:-1], starts[1:], strict=True):
+        out[str(q[a])] = dict(zip(d[a:b].tolist(), map(kind, v[a:b]), strict=True))
     return out

@@ -205,7 +205,7 @@ def directional(own: Side, other: Side, n_items: int, n_groups: int, tail: bool,
             d, d2 = own.item[p], own.item[q]
             rev = d2 * n_items + d
 
-            def in_other(k, first, second):
+            def in_other(k, first, second, uk_b=uk_b, lt_b=lt_b):
                 # |first ≻ second| in the other output; an item it does not list is in its tail
                 v = _lookup(uk_b, lt_b, k)
                 if tail:

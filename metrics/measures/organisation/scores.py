@@ -1,8 +1,10 @@
 """Campaign -> per-topic Reliability / Sensitivity for every run at once.
 
-Builds the two :class:`~metrics.measures.organisation.reliability.Side` objects of a campaign, every run
+Builds the two :class:`~metrics.measures.organisation.reliability.Side` objects of a campaign, every
+run
 stacked as its own groups (group = run × topic, item = run × item), so that one call of
-:func:`~metrics.measures.organisation.reliability.reliability_sensitivity` scores all runs and topics.
+:func:`~metrics.measures.organisation.reliability.reliability_sensitivity` scores all runs and
+topics.
 
 Missing items (a campaign without a tail only; with a tail an unlisted item is in the tail):
 the aligned run puts each on the run's last level of that topic (level 1 where it lists
@@ -58,9 +60,11 @@ def campaign_sides(campaign: Campaign, systems: Sequence[str], missing: str = "p
     g_item = gold.item[keep].astype(np.int64)
     g_level = g_level[keep]
     g_topic = campaign.item_topic[g_item].astype(np.int64)
-    g_cluster_raw = _cluster_codes(gold, membership_levels(gold), np.zeros(gold.n_rows, np.int64))[keep]
+    g_cluster_raw = _cluster_codes(gold, membership_levels(gold),
+                                   np.zeros(gold.n_rows, np.int64))[keep]
 
-    parts: dict[str, list] = {k: [] for k in ("t", "i", "l", "c", "o", "gt", "gi", "gl", "gc", "go")}
+    parts: dict[str, list] = {k: [] for k in
+                              ("t", "i", "l", "c", "o", "gt", "gi", "gl", "gc", "go")}
     for r, name in enumerate(systems):
         run = campaign.runs[name]
         level = membership_levels(run)
@@ -111,7 +115,8 @@ def campaign_sides(campaign: Campaign, systems: Sequence[str], missing: str = "p
         has = codes >= 0
         if has.any():
             key = np.stack((groups[has], codes[has]), axis=1)
-            out[has] = unique_int(key[:, 0] * (int(key[:, 1].max()) + 1) + key[:, 1], return_inverse=True)[1]
+            flat = key[:, 0] * (int(key[:, 1].max()) + 1) + key[:, 1]
+            out[has] = unique_int(flat, return_inverse=True)[1]
         return out
 
     run_t, gold_t = cat("t"), cat("gt")

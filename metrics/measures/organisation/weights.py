@@ -81,7 +81,8 @@ def level_weights(topic: np.ndarray, level: np.ndarray, n_topics: int, tail: boo
     level = np.asarray(level, dtype=np.int64)
     per_topic = np.bincount(topic, minlength=n_topics).astype(np.float64)
     if topic.size == 0:
-        return LevelWeights(np.zeros(0), np.zeros(0), np.ones(n_topics) if tail else np.zeros(n_topics))
+        return LevelWeights(np.zeros(0), np.zeros(0),
+                            np.ones(n_topics) if tail else np.zeros(n_topics))
     key = topic * (int(level.max()) + 1) + level
     groups, inv, m = unique_int(key, return_inverse=True, return_counts=True)
     g_topic = groups // (int(level.max()) + 1)

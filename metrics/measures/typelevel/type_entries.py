@@ -91,7 +91,8 @@ def type_level_table(entries: list[TopicEntries], mapping: str) -> list[TypeScor
 
 
 def _scores(scorer, mapping: str) -> list[TypeScores]:
-    """Per-topic scores of a :class:`metrics.measures.scoring.SystemScorer`, computed once per mapping."""
+    """Per-topic scores of a :class:`metrics.measures.scoring.SystemScorer`, computed once per
+    mapping."""
     cache = scorer.__dict__.setdefault("_type_level", {})
     if "entries" not in cache:
         item_type = require_types(getattr(scorer, "item_type", None))
@@ -140,7 +141,8 @@ def type_mappings(campaign: Campaign, system: str, mapping: str = "one_to_one",
     DataFrame with columns ``system, topic, measure, mapping, cluster, tag`` (empty string for a
     cluster a 1-1 mapping leaves unmapped), ``cluster_types`` (word types in the cluster),
     ``cluster_tokens``, ``shared_types`` (types in both the cluster and the tag's class),
-    ``method`` and ``exact`` (see :mod:`metrics.measures.typelevel.type_scores`); one row per cluster.
+    ``method`` and ``exact`` (see :mod:`metrics.measures.typelevel.type_scores`); one row per
+    cluster.
     """
 
     if measure not in MEASURES:

@@ -71,8 +71,9 @@ class TypeEntries:
         """Entries from per-type iterables of class and cluster codes (for small examples)."""
         a = [(i, int(c)) for i, s in enumerate(gold) for c in sorted(set(s))]
         b = [(i, int(k)) for i, s in enumerate(induced) for k in sorted(set(s))]
-        at, ac = (np.array(x, dtype=np.int64) for x in zip(*a)) if a else (np.zeros(0, int),) * 2
-        bt, bk = (np.array(x, dtype=np.int64) for x in zip(*b)) if b else (np.zeros(0, int),) * 2
+        empty = (np.zeros(0, int),) * 2
+        at, ac = (np.array(x, dtype=np.int64) for x in zip(*a, strict=True)) if a else empty
+        bt, bk = (np.array(x, dtype=np.int64) for x in zip(*b, strict=True)) if b else empty
         return cls(at, ac, bt, bk, len(gold), int(ac.max(initial=-1)) + 1,
                    int(bk.max(initial=-1)) + 1)
 
