@@ -80,6 +80,17 @@ def current() -> tuple[BundleSource, Bundle | None]:
     return st.session_state[_VIEW]
 
 
+def opened() -> tuple[BundleSource, Bundle]:
+    """:func:`current` for a page that shows the bundle's tables: when the bundle was refused,
+    the page says so and stops (the Data page says why)."""
+    src, b = current()
+    if b is None:
+        st.error(f"{src.label} could not be opened; the Data page says why.")
+        st.stop()
+    assert b is not None  # st.stop() does not return
+    return src, b
+
+
 def _settings(sb, b: Bundle) -> None:
     p, o = b.parameters, b.options
     sb.markdown(f"**{p.get('precision')} / {p.get('recall')}**")

@@ -90,13 +90,10 @@ def tie_groups_note(ranking, top: int | None = None) -> str:
             f"(docs/rankings.md).{cyc}{cut}")
 
 
-def robust_pairs_frame(pairs: pd.DataFrame, threshold: float, top: int | None = None
-                       ) -> pd.DataFrame:
-    """The report's pairs with UIR >= ``threshold``, by UIR: a, b, UIR, parametric UIR, Delta F,
-    pair class; the first ``top``."""
-    rob = pairs[pairs["uir"] >= threshold].sort_values(["uir", "delta_f"], ascending=False,
-                                                       kind="stable")
-    rob = rob if top is None else rob.head(top)
+def robust_pairs_frame(robust: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
+    """The report's robust pairs (``CampaignComparison.robust_pairs()``, by UIR): a, b, UIR,
+    parametric UIR, Delta F, pair class; the first ``top``."""
+    rob = robust if top is None else robust.head(top)
     return pd.DataFrame({"a": rob["system_a"].to_numpy(), "b": rob["system_b"].to_numpy(),
                          "UIR(a, b)": rob["uir"].to_numpy(),
                          "parametric UIR": rob["uir_param"].to_numpy(),

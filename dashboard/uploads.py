@@ -21,6 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -61,7 +62,7 @@ class UploadLimits:
     def from_env(cls) -> UploadLimits:
         """Defaults, overridden by ``UNANIMITY_MAX_UPLOAD_MB``, ``UNANIMITY_MAX_SESSION_UPLOADS_MB``
         and ``UNANIMITY_UPLOAD_MAX_AGE_HOURS``."""
-        changes = {}
+        changes: dict[str, Any] = {}
         for var, name in _ENV.items():
             value = env_positive(var)
             if value is not None:

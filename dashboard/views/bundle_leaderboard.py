@@ -8,7 +8,7 @@ import streamlit as st
 from dashboard import bundle_app, ui
 from dashboard.figures.ranking import hasse_figure
 
-src, b = bundle_app.current()
+src, b = bundle_app.opened()
 p = b.parameters
 alpha, thr = float(p["alpha"]), float(p["threshold"])
 ui.header("Leaderboard",

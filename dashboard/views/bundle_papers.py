@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dashboard import bundle_app, papers_view, ui
 
-src, b = bundle_app.current()
+src, b = bundle_app.opened()
 ui.header("Papers' tables", f"{bundle_app.title(src)}: the analyses of Amig\u00f3 et al. "
                             "(JAIR 2011; WePS) and Moreno & Dias (2015) on this comparison.")
 with ui.guard("The stored papers' tables"):

@@ -40,6 +40,7 @@ st.caption("For a reference bed and a threshold t, the predicted robust pairs ar
            "higher F\u03b1 than b on every bed. Higher precision at equal recall is better.")
 with ui.guard("The cross-test-bed prediction"):
     pred = data.cross_testbed(sel)
+    assert pred is not None  # two test beds or more: the page stopped above otherwise
     beds = sorted(pred["reference_bed"].astype(str).unique().tolist())
     ref = st.selectbox("Reference test bed", beds, key="refbed", bind="query-params")
     sub = pred[pred["reference_bed"].astype(str) == ref].copy()

@@ -67,7 +67,7 @@ def _ranks_within_topic(campaign: Campaign, rng: np.random.Generator) -> np.ndar
 def _k_per_topic(campaign: Campaign, k: int | None) -> np.ndarray:
     n_t = np.diff(campaign.topic_offsets)
     if k is None:
-        gold = campaign.gold
+        gold = campaign.gold_membership
         used = np.zeros(gold.n_labels, dtype=bool)
         used[gold.label] = True
         kt = np.bincount(gold.label_topic[used], minlength=campaign.n_topics)

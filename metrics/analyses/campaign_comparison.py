@@ -14,9 +14,7 @@ papers leave open are listed in ``docs/measures.md``, "The comparison report":
 * "Improves on every metric" (weakest-metric analysis, JAIR Fig. 10) means the mean oriented
   per-topic difference is > 0 for every UIR metric.
 * Pair classes and per-metric verdicts come from the corrected p-values at ``level`` = 0.05
-  (:func:`metrics.comparison.significance.pair_classes`,
-  :func:`metrics.comparison.significance.metric_verdicts`);
-  with ``test="none"`` they are left empty.
+  (:mod:`metrics.comparison.significance`); with ``test="none"`` they are left empty.
 """
 
 from __future__ import annotations
@@ -49,7 +47,7 @@ from metrics.analyses.threshold import (
 from metrics.comparison.alpha import all_pairs_alpha
 from metrics.comparison.curves import Curves, check_average, curves_from_arrays
 from metrics.comparison.parametric import parametric_matrix
-from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile
+from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile, profile_of
 from metrics.comparison.reference import reference_systems
 from metrics.comparison.significance import (
     CORRECTIONS,
@@ -224,8 +222,8 @@ def comparison_core(
         i, j = ia[k], ib[k]
         both = valid[i] & valid[j]
         mdelta[k] = (X[i, both] - X[j, both]).mean(axis=0) if both.any() else np.nan
-    for m, name in enumerate(uir_metrics):
-        pairs[f"delta_{name}"] = mdelta[:, m]
+    for mi, name in enumerate(uir_metrics):
+        pairs[f"delta_{name}"] = mdelta[:, mi]
 
     # weakest-metric improvement vs UIR
     improve_all = np.all(mdelta > 0, axis=1)
@@ -283,7 +281,7 @@ def comparison_at(core: ComparisonCore, alpha: float = 0.5,
     pairs.insert(at, "f_a", f[ia])
 
     # systems frame: reference and improved systems under the profile's rule
-    strict = get_profile(core.parameters.get("profile", DEFAULT_PROFILE)).strict_improved
+    strict = profile_of(core.parameters).strict_improved
     refs = reference_systems(core.uir, threshold, strict)
     prm = core.pr_means
     systems = pd.DataFrame({

@@ -39,7 +39,7 @@ from scipy import stats
 
 from metrics.analyses.baselines import baseline_membership
 from metrics.comparison.combine import f_alpha
-from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile
+from metrics.comparison.profiles import profile_of
 from metrics.comparison.significance import pair_tests
 from metrics.errors import UnanimityError
 from metrics.measures.scoring import evaluate
@@ -256,7 +256,7 @@ def paper_tables(result, table: pd.DataFrame, weakest_top: int | None = None,
     """
     p = result.parameters
     pairs = result.pairs
-    profile = get_profile(p.get("profile", DEFAULT_PROFILE))
+    profile = profile_of(p)
     weakest_top = profile.weakest_top if weakest_top is None else int(weakest_top)
     weps, weps_counts = weps_table2(table, p["precision"], p["recall"], weps_alphas,
                                     correction=p.get("correction", "none"),

@@ -435,5 +435,5 @@ def _micro_all(curves: Curves, iu: np.ndarray, ju: np.ndarray, skip: np.ndarray,
     ok = ~skip & pos[iu] & pos[ju] & flips
     for p in range(iu.size):
         cross[p] = []
-    for p in np.flatnonzero(ok):
-        cross[p] = [float(root[p])]
+    for q in np.flatnonzero(ok).tolist():
+        cross[q] = [float(root[q])]

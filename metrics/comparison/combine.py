@@ -134,8 +134,8 @@ def f_curves(
     DataFrame
         Index ``alpha`` (default 0, 0.01, ..., 1), one column per system.
     """
-    alphas = DEFAULT_ALPHAS if alphas is None else np.asarray(alphas, dtype=np.float64)
-    if np.any((alphas < 0) | (alphas > 1)):
+    grid = DEFAULT_ALPHAS if alphas is None else np.asarray(alphas, dtype=np.float64)
+    if np.any((grid < 0) | (grid > 1)):
         raise ValueError("alphas must lie in [0, 1]")
     cube, curves = _curves(table, precision, recall, average)
     vals = curves.values(alphas)

@@ -21,12 +21,13 @@ comparison and the dashboard take them from here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from metrics.errors import UnanimityError
 
 __all__ = ["Profile", "PROFILES", "DEFAULT_PROFILE", "DEFAULT_TEST", "DEFAULT_CORRECTION",
-           "get_profile"]
+           "get_profile", "profile_of"]
 
 #: The paired test and the multiple-comparison correction of the default profile.
 DEFAULT_TEST = "wilcoxon"
@@ -75,3 +76,9 @@ def get_profile(name: str) -> Profile:
         return PROFILES[name]
     except KeyError:
         raise UnanimityError(f"unknown profile {name!r}; known: {', '.join(PROFILES)}") from None
+
+
+def profile_of(parameters: Mapping) -> Profile:
+    """The profile a comparison (or a reopened bundle) was computed under, from its
+    ``parameters``; the default profile for one written before comparisons recorded it."""
+    return get_profile(str(parameters.get("profile", DEFAULT_PROFILE)))

@@ -36,7 +36,7 @@ def _improved_lists(U: np.ndarray, names: Sequence[str], threshold: float,
                     strict: bool) -> list[list[str]]:
     keep = improves(U, threshold, strict)
     np.fill_diagonal(keep, False)
-    return [[names[s] for s in np.flatnonzero(row)] for row in keep]
+    return [[names[s] for s in np.flatnonzero(row).tolist()] for row in keep]
 
 
 def improved_systems(pairs: pd.DataFrame, systems: Sequence[str],

@@ -46,7 +46,7 @@ import pandas as pd
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile
+from metrics.comparison.profiles import profile_of
 from metrics.comparison.reference import improves
 from metrics.comparison.uir import DEFAULT_THRESHOLD
 from metrics.errors import UnanimityError
@@ -286,7 +286,7 @@ def ranking_from_comparison(result, threshold: float | None = None,
     thr = (result.parameters.get("threshold", DEFAULT_RANK_THRESHOLD) if threshold is None
            else threshold)
     systems = result.systems
-    strict = get_profile(result.parameters.get("profile", DEFAULT_PROFILE)).strict_improved
+    strict = profile_of(result.parameters).strict_improved
     return tie_ranking(result.pairs, systems["system"].tolist(), thr,
                        score=systems["f_alpha"].to_numpy(dtype=np.float64),
                        require_concordant=require_concordant, strict=strict)

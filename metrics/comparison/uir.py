@@ -252,8 +252,8 @@ class UIRMatrix:
         """Long form: one row per ordered pair (``system_a, system_b, uir, n_a_better,
         n_b_better, n_tied, n_biased, n_topics``), row-major in system order."""
         S = len(self.systems)
-        ii, jj = np.meshgrid(np.arange(S), np.arange(S), indexing="ij")
-        ii, jj = ii.ravel(), jj.ravel()
+        gi, gj = np.meshgrid(np.arange(S), np.arange(S), indexing="ij")
+        ii, jj = gi.ravel(), gj.ravel()
         if not include_self:
             keep = ii != jj
             ii, jj = ii[keep], jj[keep]

@@ -97,7 +97,7 @@ def _categorical(values: object) -> pd.Categorical:
     if isinstance(values, pd.Categorical):
         return values
     if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
-        return values.array  # type: ignore[return-value]
+        return values.array
     return pd.Categorical(np.asarray(values, dtype=object))
 
 
@@ -219,6 +219,7 @@ def testbeds_from_rule(
     """
     if rule is None:
         return None
+    fn: Callable[[str], object]
     if isinstance(rule, str):
         rx = compile_user_regex(rule, source)
 
@@ -228,7 +229,7 @@ def testbeds_from_rule(
                 return None
             return m.group(1) if m.groups() else m.group(0)
     elif isinstance(rule, Mapping):
-        fn = rule.get  # type: ignore[assignment]
+        fn = rule.get
     else:
         fn = rule
     beds = np.array([fn(str(t)) for t in topics], dtype=object)  # one call per topic
@@ -245,7 +246,7 @@ def testbeds_from_rule(
 REPLAB_TESTBED_RULE = r"^RL\d{4}(D\d+)E"
 
 
-def default_testbed_rule(topics: Sequence[object]) -> str | None:
+def default_testbed_rule(topics: Sequence[object] | np.ndarray) -> str | None:
     """The rule to use when none is given: RepLab domains when every topic is a RepLab entity id.
 
     A campaign whose topic ids all look like ``RL2013D01E001`` (RepLab 2013) is split into its

@@ -95,17 +95,21 @@ class ConlluOptions:
         lower = values.get("lowercase", False)
         if not isinstance(lower, bool):
             raise UnanimityError(f"{where}lowercase must be true or false, got {lower!r}")
+        raw_slice = values.get("slice_tokens", 0)
         try:
-            slice_tokens = int(values.get("slice_tokens", 0))  # type: ignore[arg-type]
+            if not isinstance(raw_slice, (int, float, str)):
+                raise TypeError(raw_slice)
+            slice_tokens = int(raw_slice)
         except (TypeError, ValueError):
             raise UnanimityError(f"{where}slice_tokens must be a whole number") from None
         if slice_tokens < 0 or (slice_tokens and unit != "genre"):
             raise UnanimityError(f"{where}slice_tokens needs topic_unit = 'genre' and a "
                                  "positive number")
         excl = values.get("exclude_tags", ())
-        if isinstance(excl, str):
-            excl = [excl]
-        return cls(tagset, lower, unit, slice_tokens, tuple(str(t) for t in excl))
+        tags = [excl] if isinstance(excl, str) else excl
+        if not isinstance(tags, (list, tuple)):
+            raise UnanimityError(f"{where}exclude_tags must be a tag or a list of tags")
+        return cls(tagset, lower, unit, slice_tokens, tuple(str(t) for t in tags))
 
 
 @dataclass

@@ -15,7 +15,6 @@ only the comparison analyses (UIR, significance, rankings) apply to it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -80,7 +79,7 @@ def _where(lines: np.ndarray | None, row: int) -> tuple[int | None, str]:
     return int(lines[row]), ""
 
 
-def _parse_values(path: Path, values: pd.Series, lines: np.ndarray | None) -> np.ndarray:
+def _parse_values(path: object, values: pd.Series, lines: np.ndarray | None) -> np.ndarray:
     if values.dtype.kind in "biuf":
         return values.to_numpy(dtype=np.float64)
     text = values.astype(object).to_numpy()

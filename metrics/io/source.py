@@ -30,6 +30,7 @@ import stat
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from metrics.errors import CampaignFormatError, UnanimityError
 
@@ -97,7 +98,7 @@ class Budget:
     def from_env(cls) -> Budget:
         """The defaults, overridden by ``UNANIMITY_MAX_FILE_MB``, ``..._CAMPAIGN_MB``,
         ``..._RATIO``."""
-        changes = {}
+        changes: dict[str, Any] = {}
         for var, name in _ENV.items():
             value = env_positive(var)
             if value is not None:
@@ -145,6 +146,7 @@ def _size(n: float) -> str:
 def _read_stream(fh, label: str, meter: Meter, stored: int, head: int | None = None) -> bytes:
     """Read a binary stream in chunks, gunzipping it when it starts with the gzip magic."""
     first = fh.read(2)
+    src: gzip.GzipFile | _Prefixed
     if first == b"\x1f\x8b":
         src = gzip.GzipFile(fileobj=_Prefixed(first, fh))
     else:
@@ -225,11 +227,12 @@ class Node:
             When ``rel`` is absolute or leaves the root (``..``).
         """
         parts = _relative_parts(self, rel)
-        node: Node | None = self
+        node: Node = self
         for part in parts:
-            node = next((c for c in node.iterdir() if c.name == part), None)
-            if node is None:
+            found = next((c for c in node.iterdir() if c.name == part), None)
+            if found is None:
                 return None
+            node = found
         return node
 
     def read_bytes(self) -> bytes:

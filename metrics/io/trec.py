@@ -245,7 +245,9 @@ def load_trec_folder(folder: object, name: str | None = None, testbed_rule=None)
                                   f"found {len(cands)}")
     notes: list[LoadNote] = []
     run_paths = []
-    for p in folder.child("runs").iterdir():
+    runs = folder.child("runs")
+    assert runs is not None  # the layout detection found the runs/ folder
+    for p in runs.iterdir():
         if p.is_file() and not p.name.startswith("."):
             run_paths.append(p)
         elif not p.name.startswith("."):

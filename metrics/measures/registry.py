@@ -405,6 +405,7 @@ def _coerce(metric: str, key: str, raw: str, default: object) -> object:
 
 
 def _number(metric: str, key: str, raw: str, default: object) -> float | int:
+    value: float | int
     try:
         if isinstance(default, int) and not isinstance(default, bool):
             value = int(raw)
@@ -508,7 +509,9 @@ def default_metric_pairs(campaign) -> dict[str, tuple[str, str]]:
 
 def split_metric_list(text: str) -> list[str]:
     """Split ``"a,b(k=2,x=1),c"`` at the commas outside parentheses; empty parts dropped."""
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in str(text):
         if ch == "(":
             depth += 1

@@ -117,7 +117,7 @@ class SystemScorer:
 
 #: name -> kernel(scorer, **params) -> ndarray (n_topics,): the registry's kernels, by name
 KERNELS: dict[str, Callable[..., np.ndarray]] = {
-    m.name: m.kernel for m in available_metrics(type_level=True)}
+    m.name: m.kernel for m in available_metrics(type_level=True) if m.kernel is not None}
 
 
 def _specs(metrics: str | Sequence[str | MetricSpec]) -> list[MetricSpec]:
@@ -170,11 +170,14 @@ def evaluate(
         if len(done) == n_m:
             break
         aligned = campaign.aligned(system, missing)
-        scorer = SystemScorer(campaign.gold, aligned, campaign.item_topic, n_t,
+        scorer = SystemScorer(campaign.gold_membership, aligned, campaign.item_topic, n_t,
                               item_type=campaign.item_type)
         for mi, spec in enumerate(specs):
             if mi not in done:
-                blocks[si, :, mi] = spec.info.kernel(scorer, **spec.params)
+                kernel = spec.info.kernel
+                if kernel is None:  # a metric no family computed on this campaign
+                    raise UnanimityError(f"{spec} cannot be computed on campaign {campaign.name!r}")
+                blocks[si, :, mi] = kernel(scorer, **spec.params)
     per_system = n_t * n_m
     return pd.DataFrame({
         "system": np.repeat(np.asarray(names, dtype=object), per_system),
@@ -202,10 +205,10 @@ def contingency_table(
         raise UnanimityError(f"unknown topic {topic!r}")
     t = int(where[0])
     aligned = campaign.aligned(system, missing)
-    table = build_contingency(campaign.gold, aligned.membership, campaign.item_topic,
+    table = build_contingency(campaign.gold_membership, aligned.membership, campaign.item_topic,
                               campaign.n_topics)
     sel = table.cell_topic == t
-    rows = campaign.gold.label_names[table.cell_class[sel]].astype(str)
+    rows = campaign.gold_membership.label_names[table.cell_class[sel]].astype(str)
     cols = aligned.membership.label_names[table.cell_cluster[sel]].astype(str)
     frame = pd.DataFrame({"class": rows, "cluster": cols,
                           "n": table.cell_count[sel].astype(np.int64)})

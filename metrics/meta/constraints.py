@@ -132,7 +132,7 @@ def check_constraints(
     better and the worse partition and whether ``direction × (better - worse) > tol``.
     """
 
-    specs = parse_metrics(metrics) if metrics is not None else parse_metrics(
+    specs = parse_metrics(list(metrics)) if metrics is not None else parse_metrics(
         [m.name for m in available_metrics()])
     combos = list(combinations or [])
     needed = list(specs)

@@ -252,8 +252,8 @@ def strictness(values: np.ndarray, references: np.ndarray,
     flat = np.where(np.isnan(diff), -np.inf, diff)
     per_topic = flat.max(axis=(0, 2))
     per_topic = np.where(np.isfinite(per_topic), -per_topic, np.nan)
-    s, t, j = np.unravel_index(int(np.argmax(flat)), flat.shape)
-    return Strictness(float(-flat[s, t, j]), per_topic, (int(s), int(t), int(j)))
+    s, t, j = (int(i) for i in np.unravel_index(int(np.argmax(flat)), flat.shape))
+    return Strictness(float(-flat[s, t, j]), per_topic, (s, t, j))
 
 
 def meta_evaluate(
@@ -303,7 +303,7 @@ def meta_evaluate(
         others = [j for j in ref_idx if j != mi]
         strict = strictness(vals, oriented[:, :, others],
                             ranks=(all_ranks[:, :, mi], all_ranks[:, :, others]))
-        worst = (None, None, None)
+        worst: tuple[str | None, str | None, str | None] = (None, None, None)
         if strict.worst is not None:
             s, t, j = strict.worst
             worst = (str(cube.topics[t]), str(cube.systems[s]), names[others[j]])

@@ -111,7 +111,8 @@ class Membership:
             return False
         if (self.weight is None) != (other.weight is None):
             return False
-        return self.weight is None or np.array_equal(self.weight, other.weight, equal_nan=True)
+        return (self.weight is None or other.weight is None
+                or np.array_equal(self.weight, other.weight, equal_nan=True))
 
 
 @dataclass(frozen=True, eq=False)
@@ -211,6 +212,15 @@ class Campaign:
         return self.gold is not None
 
     @property
+    def gold_membership(self) -> Membership:
+        """The gold of a campaign with clusterings; :class:`UnanimityError` for a campaign of
+        precomputed scores."""
+        if self.gold is None:
+            raise UnanimityError(
+                f"campaign {self.name!r} holds precomputed scores only: it has no gold")
+        return self.gold
+
+    @property
     def n_topics(self) -> int:
         return int(self.topics.size)
 
@@ -242,7 +252,7 @@ class Campaign:
         return {str(n): int(c) for n, c in zip(names, counts, strict=True)}
 
     # --- alignment -----------------------------------------------------------------------------
-    def aligned(self, system: str, missing: MissingPolicy = "penalize") -> AlignedRun:
+    def aligned(self, system: str, missing: MissingPolicy | str = "penalize") -> AlignedRun:
         """The run of ``system`` with every gold item assigned, per the missing policy
         (docs/measures.md §2).
 

@@ -235,13 +235,15 @@ def build_contingency(
     class_size = np.bincount(gold.label, minlength=n_g).astype(np.float64)
     cluster_size = np.bincount(run.label, minlength=n_s).astype(np.float64)
     overlapping = bool(g.size != n_items)
+    row_sum: np.ndarray
+    col_sum: np.ndarray
     if overlapping:
         row_sum = np.bincount(cls, weights=cnt, minlength=n_g)
         col_sum = np.bincount(clu, weights=cnt, minlength=n_s)
     else:
         row_sum, col_sum = class_size, cluster_size
     n_per_topic = np.bincount(item_topic, minlength=n_topics).astype(np.float64)
-    msr = np.zeros(n_topics)
+    msr: np.ndarray = np.zeros(n_topics)
     if penalize and missing is not None and missing.any():
         # without overlap each missing item e has one class L(e); its self pair is the only
         # recall credit it gets (its cluster is a singleton), worth 1/|L(e)|.

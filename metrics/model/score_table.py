@@ -124,7 +124,8 @@ class ScoreCube:
 
     @property
     def shape(self) -> tuple[int, int, int]:
-        return tuple(self.values.shape)  # type: ignore[return-value]
+        s, t, m = self.values.shape
+        return s, t, m
 
     def system_index(self, name: str) -> int:
         """Position of a system; ``ValueError`` naming the known systems if absent."""

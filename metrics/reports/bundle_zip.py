@@ -105,7 +105,7 @@ def unpack_bundle_zip(data: bytes, dest: str | Path, label: str) -> Bundle:
             if member is None or not member.is_file():
                 raise UnanimityError(f"{label}: {name} is listed in the manifest but missing "
                                      "from the zip")
-            (out / name).write_bytes(member.read_bytes())
+            (out / str(name)).write_bytes(member.read_bytes())
         (out / MANIFEST).write_bytes(raw)
     finally:
         archive.close()

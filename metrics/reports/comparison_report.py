@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 
 from metrics.analyses.common import Correlation
+from metrics.comparison.profiles import profile_of
+from metrics.comparison.reference import improves
 from metrics.comparison.tie_ranking import ranking_from_comparison
 from metrics.comparison.uir import UIRMatrix
 from metrics.reports.latex import LATEX_TOP, latex_escape, shown_note
@@ -102,6 +104,15 @@ class CampaignComparison:
     cross_testbed: pd.DataFrame | None = None
     uir_metrics: tuple[str, ...] = field(default=())
 
+    def robust_pairs(self) -> pd.DataFrame:
+        """The ordered pairs (a, b) where a improves b under the comparison's profile (UIR >=
+        threshold, or > under jair2011: :func:`metrics.comparison.reference.improves`), by UIR
+        then Delta F, descending."""
+        p = self.parameters
+        keep = improves(self.pairs["uir"], float(p["threshold"]), profile_of(p).strict_improved)
+        return self.pairs[keep].sort_values(["uir", "delta_f"], ascending=[False, False],
+                                            kind="stable")
+
     def pair(self, a: str, b: str) -> PairReport:
         """Everything the report says about the ordered pair (a, b), as one typed record
         (:func:`metrics.reports.pair_report.pair_report`)."""
@@ -157,6 +168,7 @@ class CampaignComparison:
         p = self.parameters
         alpha = p["alpha"]
         thr = p["threshold"]
+        sign = ">" if profile_of(p).strict_improved else r"\geq"  # the profile's rule
         board = self.systems.sort_values("rank", kind="stable")
         shown_sys = board if top is None else board.head(int(top))
         lines = [
@@ -177,12 +189,11 @@ class CampaignComparison:
         lines += [r"\bottomrule", r"\end{tabular}",
                   rf"\caption{{Systems ranked by $F_{{{alpha:g}}}$; reference system: the system "
                   r"with the "
-                  rf"highest UIR over it, when that UIR $\geq {thr:g}$."
+                  rf"highest UIR over it, when that UIR ${sign} {thr:g}$."
                   + (f" {shown_note(len(shown_sys), len(board), 'systems.csv')}" if cut else "")
                   + "}", r"\end{table}", ""]
         metrics = list(self.uir_metrics)
-        robust = self.pairs[self.pairs["uir"] >= thr].sort_values(
-            ["uir", "delta_f"], ascending=[False, False], kind="stable")
+        robust = self.robust_pairs()
         shown = robust if max_pairs is None else robust.head(max_pairs)
         cols = "ll" + "r" * (3 + len(metrics)) + "c"
         head = [r"$a$", r"$b$", "UIR", r"UIR$_{\mathrm{param}}$", r"$\Delta F$"]
@@ -202,7 +213,8 @@ class CampaignComparison:
             cells.append(r"\checkmark" if r["beats_all_alpha"] else "")
             lines.append(" & ".join(cells) + r" \\")
         if len(shown) == 0:
-            lines.append(rf"\multicolumn{{{len(head)}}}{{c}}{{no pair with UIR $\geq {thr:g}$}} \\")
+            lines.append(rf"\multicolumn{{{len(head)}}}{{c}}"
+                         rf"{{no pair with UIR ${sign} {thr:g}$}} \\")
         test = p.get("test", "none")
         corr = p.get("correction", "none")
         note = (f"{test} test, {corr} correction: $^{{*}}$ $p<{level:g}$, "
@@ -211,7 +223,7 @@ class CampaignComparison:
         more = ("" if max_pairs is None or len(robust) <= max_pairs
                 else f" (first {max_pairs} of {len(robust)})")
         lines += [r"\bottomrule", r"\end{tabular}",
-                  rf"\caption{{Pairs with UIR $\geq {thr:g}${latex_escape(more)}; {note}; "
+                  rf"\caption{{Pairs with UIR ${sign} {thr:g}${latex_escape(more)}; {note}; "
                   r"$\forall\alpha$: $F_\alpha(a) > F_\alpha(b)$ for every $\alpha$.}",
                   r"\end{table}", ""]
         if ranking:

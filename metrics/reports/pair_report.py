@@ -9,7 +9,7 @@ from typing import Protocol
 
 import pandas as pd
 
-from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile
+from metrics.comparison.profiles import profile_of
 from metrics.comparison.reference import improves
 
 __all__ = ["PairReport", "MetricVerdict", "pair_report", "verdict_sentence", "ComparisonTables"]
@@ -125,7 +125,7 @@ def pair_report(comp: ComparisonTables, a: str, b: str) -> PairReport:
     p = comp.parameters
     thr = float(p["threshold"])
     u = float(row["uir"])
-    strict = get_profile(p.get("profile", DEFAULT_PROFILE)).strict_improved
+    strict = profile_of(p).strict_improved
     uir_verdict = ("a" if improves(u, thr, strict) else
                    ("b" if improves(-u, thr, strict) else None))
     better = ("a" if bool(row["beats_all_alpha"])

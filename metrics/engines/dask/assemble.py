@@ -172,7 +172,7 @@ def system_counts(counts: Counts, system: int, penalize: bool) -> SystemCounts:
     all_cls, all_clu = key // n_clusters, key % n_clusters
 
     n_items = counts.items_per_topic
-    msr = np.zeros(n_t)
+    msr: np.ndarray = np.zeros(n_t)
     if penalize and (lone_class.size or mg_items.size):
         # Σ over the missing items' classes of 1 / (|L_i| |L(e)|)
         k_of_group = np.bincount(sig_l["group"].to_numpy(), minlength=len(sig))
@@ -241,6 +241,7 @@ class CountsScorer(SystemScorer):
 
     @cached_property
     def _overlap(self) -> OverlapScores:
+        assert self._args is not None, "no overlap in these counts"
         return overlap_scores(*self._args)
 
 

@@ -329,9 +329,10 @@ def evaluate_dask(
         others = set().union(*(set(x.astype(str)) for x in seen[1:len(frames)])) - set(topics)
         all_topics = np.asarray(topics + sorted(others), dtype=object)
         topic_index = pd.Index(all_topics)
-        run_systems, sources, parts, k = [], [], [], len(frames)
+        run_systems, sources, parts, k = list[str](), list[str](), [], len(frames)
         for t, f in zip(layout.runs, frames[1:], strict=False):
-            names = list(pd.unique(seen[k].astype(str))) if t.has_system else [t.system]
+            names = ([str(s) for s in pd.unique(seen[k].astype(str))] if t.has_system
+                     else [str(t.system)])
             k += t.has_system
             base = len(run_systems)
             clash = sorted(set(names) & set(run_systems))

@@ -141,9 +141,9 @@ def load_in_memory(root: str | Path):
                              label=col("cluster"),
                              system=col("system") if table.has_system else None)
 
-    runs = {}
+    runs: dict[str, RawClustering] = {}
     for table in layout.runs:
         r = raw(table)
-        runs.update(split_by_system(r) if r.system is not None else {table.system: r})
+        runs.update(split_by_system(r) if r.system is not None else {str(table.system): r})
     return build_campaign(raw(layout.gold), runs, name=layout.root.name,
                           source=str(layout.root))

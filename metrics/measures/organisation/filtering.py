@@ -211,7 +211,8 @@ def score_filtering(c: FilteringCounts,
     return {m: np.asarray(FILTERING_MEASURES[m](c), dtype=np.float64) for m in names}
 
 
-def non_informative_counts(n_docs: int, n_relevant: int, sizes: Sequence[float]) -> FilteringCounts:
+def non_informative_counts(n_docs: int, n_relevant: int,
+                           sizes: Sequence[float] | np.ndarray) -> FilteringCounts:
     """Expected counts of non-informative outputs: k documents accepted at random.
 
     A non-informative output ignores the documents' content (the paper's §2.2): accepting k

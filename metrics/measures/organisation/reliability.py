@@ -239,7 +239,8 @@ def directional(own: Side, other: Side, n_items: int, n_groups: int, tail: bool,
                                       ("both", num_p + num_r, den_p + den_r, True)):
         has = den > 0
         ratio = np.divide(num, den, out=np.zeros(n_occ), where=has)
-        if fixed is not None:  # a fixed score replaces the computed one where relations exist
+        if fixed is not None and own.override is not None:  # a fixed score replaces the
+            # computed one where relations exist
             ratio = np.where(fixed & has, own.override, ratio)
         total = np.bincount(own.topic[has], wo[has] * ratio[has], n_groups)
         norm = np.bincount(own.topic[has], wo[has], n_groups)

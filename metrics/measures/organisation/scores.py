@@ -54,7 +54,7 @@ def campaign_sides(campaign: Campaign, systems: Sequence[str], missing: str = "p
                    ) -> tuple[Side, Side, int, int]:
     """The run side and the gold side of ``systems``, stacked (see the module docstring)."""
     n_items, n_topics = campaign.n_items, campaign.n_topics
-    gold = campaign.gold
+    gold = campaign.gold_membership
     g_level = membership_levels(gold)
     keep = g_level >= 1  # level 0: listed in the tail (a judgment of grade 0)
     g_item = gold.item[keep].astype(np.int64)

@@ -152,7 +152,7 @@ def type_mappings(campaign: Campaign, system: str, mapping: str = "one_to_one",
     item_type = require_types(campaign.item_type, "type-level mappings")
     aligned = campaign.aligned(system, missing)
     run = aligned.membership
-    entries = topic_entries(campaign.gold, run, item_type, campaign.item_topic,
+    entries = topic_entries(campaign.gold_membership, run, item_type, campaign.item_topic,
                             campaign.n_topics)
     tokens = np.bincount(run.label, minlength=run.n_labels)
     frames = []
@@ -163,8 +163,8 @@ def type_mappings(campaign: Campaign, system: str, mapping: str = "one_to_one",
         w = (e.b_matrix().T @ e.a_matrix()).toarray()
         tgt = best.target
         shared = np.where(tgt >= 0, w[np.arange(e.n_clusters), np.maximum(tgt, 0)], 0)
-        tag = np.where(tgt >= 0, campaign.gold.label_names[te.class_codes[np.maximum(tgt, 0)]],
-                       "")
+        names = campaign.gold_membership.label_names
+        tag = np.where(tgt >= 0, names[te.class_codes[np.maximum(tgt, 0)]], "")
         frames.append(pd.DataFrame({
             "system": system, "topic": campaign.topics[t], "measure": measure,
             "mapping": mapping,

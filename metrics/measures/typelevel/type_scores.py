@@ -238,7 +238,7 @@ def _one_to_one(t: _Tables, measure: str) -> TypeMapping:
                        _value(t, measure, target))
 
 
-def _move_deltas_item(t: _Tables, u: np.ndarray, target: np.ndarray,
+def _move_deltas_item(t: _Tables, u: np.ndarray | None, target: np.ndarray,
                       cnt: np.ndarray) -> np.ndarray:
     """Change of Σ_i u_i IM_i when cluster k alone moves to class c, shape (m, n).
 
