@@ -138,8 +138,8 @@ def f_curves(
     if np.any((grid < 0) | (grid > 1)):
         raise ValueError("alphas must lie in [0, 1]")
     cube, curves = _curves(table, precision, recall, average)
-    vals = curves.values(alphas)
-    out = pd.DataFrame(vals.T, index=pd.Index(alphas, name="alpha"), columns=list(cube.systems))
+    vals = curves.values(grid)
+    out = pd.DataFrame(vals.T, index=pd.Index(grid, name="alpha"), columns=list(cube.systems))
     out.columns.name = "system"
     return out
 
