@@ -13,6 +13,8 @@ from collections.abc import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
+from metrics.comparison.reference import robust_pairs
+
 __all__ = ["build_report", "tie_groups_frame", "tie_groups_note", "robust_pairs_frame"]
 
 _CSS = """
@@ -90,10 +92,13 @@ def tie_groups_note(ranking, top: int | None = None) -> str:
             f"(docs/rankings.md).{cyc}{cut}")
 
 
-def robust_pairs_frame(robust: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
-    """The report's robust pairs (``CampaignComparison.robust_pairs()``, by UIR): a, b, UIR,
-    parametric UIR, Delta F, pair class; the first ``top``."""
-    rob = robust if top is None else robust.head(top)
+def robust_pairs_frame(pairs: pd.DataFrame, threshold: float, top: int | None = None,
+                       strict: bool = False) -> pd.DataFrame:
+    """The report's robust pairs (:func:`metrics.comparison.reference.robust_pairs`, the
+    profile's rule: ``strict`` for jair2011), by UIR: a, b, UIR, parametric UIR, Delta F, pair
+    class; the first ``top``."""
+    rob = robust_pairs(pairs, threshold, strict)
+    rob = rob if top is None else rob.head(top)
     return pd.DataFrame({"a": rob["system_a"].to_numpy(), "b": rob["system_b"].to_numpy(),
                          "UIR(a, b)": rob["uir"].to_numpy(),
                          "parametric UIR": rob["uir_param"].to_numpy(),

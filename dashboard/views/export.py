@@ -139,7 +139,8 @@ def _report(comp: CampaignComparison) -> str:
                      f"{REPORT_TOP}; every pair in the pairs CSV). Parametric UIR: the probability "
                      "that a improves every metric minus that of the reverse, under a normal fit "
                      "of the per-topic differences (JAIR 2011 \u00a78).",
-                     report_html.robust_pairs_frame(comp.robust_pairs(), REPORT_TOP)))
+                     report_html.robust_pairs_frame(comp.pairs, sel.threshold, REPORT_TOP,
+                                                    sel.strict_improved)))
     sections.append(("UIR-threshold study", "", figures.threshold_curve_figure(
         comp.threshold_curve, sel.threshold, {
             "pairs": "pairs with UIR \u2265 t", "concordant": "concordant",

@@ -21,7 +21,7 @@ import pandas as pd
 
 from metrics.comparison.uir import DEFAULT_THRESHOLD, UIRMatrix
 
-__all__ = ["improves", "improved_systems", "reference_systems"]
+__all__ = ["improves", "improved_systems", "reference_systems", "robust_pairs"]
 
 
 def improves(uir, threshold: float = DEFAULT_THRESHOLD, strict: bool = False) -> np.ndarray:
@@ -30,6 +30,14 @@ def improves(uir, threshold: float = DEFAULT_THRESHOLD, strict: bool = False) ->
     u = np.asarray(uir, dtype=np.float64)
     with np.errstate(invalid="ignore"):
         return (u > threshold) if strict else (u >= threshold)
+
+
+def robust_pairs(pairs: pd.DataFrame, threshold: float = DEFAULT_THRESHOLD,
+                 strict: bool = False) -> pd.DataFrame:
+    """The rows (a, b) of a comparison's ordered pairs where a improves b, by UIR then Delta F,
+    descending (the robust-pairs table of the LaTeX and HTML reports)."""
+    keep = improves(pairs["uir"], float(threshold), strict)
+    return pairs[keep].sort_values(["uir", "delta_f"], ascending=[False, False], kind="stable")
 
 
 def _improved_lists(U: np.ndarray, names: Sequence[str], threshold: float,

@@ -15,7 +15,7 @@ import pandas as pd
 
 from metrics.analyses.common import Correlation
 from metrics.comparison.profiles import profile_of
-from metrics.comparison.reference import improves
+from metrics.comparison.reference import robust_pairs
 from metrics.comparison.tie_ranking import ranking_from_comparison
 from metrics.comparison.uir import UIRMatrix
 from metrics.reports.latex import LATEX_TOP, latex_escape, shown_note
@@ -109,9 +109,7 @@ class CampaignComparison:
         threshold, or > under jair2011: :func:`metrics.comparison.reference.improves`), by UIR
         then Delta F, descending."""
         p = self.parameters
-        keep = improves(self.pairs["uir"], float(p["threshold"]), profile_of(p).strict_improved)
-        return self.pairs[keep].sort_values(["uir", "delta_f"], ascending=[False, False],
-                                            kind="stable")
+        return robust_pairs(self.pairs, float(p["threshold"]), profile_of(p).strict_improved)
 
     def pair(self, a: str, b: str) -> PairReport:
         """Everything the report says about the ordered pair (a, b), as one typed record
