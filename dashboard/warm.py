@@ -61,14 +61,22 @@ def preimport() -> None:
     import streamlit  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
     from streamlit.web import cli  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
 
-    import metrics.analyses  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
     import metrics.analyses.baselines  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+
+    # the modules of the comparison every page reads (metrics.analyses exports lazily)
+    import metrics.analyses.campaign_comparison  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.cross_testbed  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.per_topic  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.rankings  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.threshold  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
     import metrics.comparison.significance  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.comparison.tie_ranking  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
     import metrics.io  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
     import metrics.io.load  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
     import metrics.io.scoretable  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
     import metrics.io.semeval  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
     import metrics.measures.scoring  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.reports.comparison_report  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
     from dashboard import figures  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
 
 
