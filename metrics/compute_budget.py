@@ -23,7 +23,7 @@ from metrics.errors import UnanimityError
 from metrics.io.source import MIB, env_positive
 
 __all__ = ["ENV", "DEFAULT_WORK_MB", "CHUNK_BYTES", "ComputeBudgetError", "work_limit",
-           "require", "chunk_rows", "size_text"]
+           "require", "require_pairs", "chunk_rows", "size_text"]
 
 #: The environment variable that sets the limit, in MiB.
 ENV = "UNANIMITY_MAX_WORK_MB"
@@ -73,6 +73,22 @@ def require(what: str, size: str, need: float, limit: int | None = None) -> None
             f"{what} on {size} would need about {size_text(need)} of memory, over the limit of "
             f"{size_text(limit)}: set {ENV} (MiB) to allow more (docs/input-safety.md, "
             f"\"The compute budget\")")
+
+
+#: Working memory of a comparison of every ordered pair of systems (``compare``, WePS Table 2),
+#: per pair: the pairs table and what is written from it, plus the tests' rows of each metric
+#: (peaks of about 2 KB a pair measured with 2 metrics at 150-1,000 systems and 30-120 topics,
+#: 0.6 KB of it the tests).
+PAIR_BYTES, PAIR_BYTES_PER_METRIC = 1400, 400
+
+
+def require_pairs(n_systems: int, n_metrics: int, what: str = "compare") -> None:
+    """Refuse a comparison of every ordered pair of ``n_systems`` systems on ``n_metrics``
+    metrics that would not fit the budget (:data:`PAIR_BYTES` a pair, plus
+    :data:`PAIR_BYTES_PER_METRIC` a metric)."""
+    pairs = n_systems * (n_systems - 1)
+    require(what, f"{n_systems:,} systems ({pairs:,} ordered pairs, {n_metrics} metrics)",
+            pairs * (PAIR_BYTES + PAIR_BYTES_PER_METRIC * n_metrics))
 
 
 def chunk_rows(bytes_per_row: float, rows: int) -> int:

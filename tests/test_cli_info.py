@@ -7,11 +7,14 @@ import json
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from metrics.cli import main as main_cli
+from metrics import cli
+from metrics.cli import main
+from metrics.commands import info
 from metrics.errors import UnanimityError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,7 +29,6 @@ SYSTEM_KEYS = {"missing_items", "extra_items", "missing_topics", "duplicate_rows
 
 def _full_cli_available() -> bool:
     try:
-        from metrics import cli
 
         cli.build_parser()
     except ImportError:  # another sub-command is still being written
@@ -41,10 +43,8 @@ def run_info(argv: list[str]) -> int:
     the other sub-commands the CLI imports do not exist yet.
     """
     if _full_cli_available():
-        from metrics.cli import main
 
         return main(["info", *argv])
-    from metrics.commands import info
 
     parser = argparse.ArgumentParser(prog="unanimity")
     info.add_parser(parser.add_subparsers(dest="command", required=True))
@@ -203,11 +203,9 @@ def test_trec_items_are_judged_plus_retrieved(capsys):
 
 
 def test_a_zipped_bundle_is_described_as_a_bundle(tmp_path, capsys):
-    import zipfile
-
     out = tmp_path / "results"
-    assert main_cli(["compare", str(DEMO_REPLAB), "--metrics", "bcubed_precision,bcubed_recall",
-                     "--tests", "none", "--out", str(out)]) == 0
+    assert main(["compare", str(DEMO_REPLAB), "--metrics", "bcubed_precision,bcubed_recall",
+                 "--tests", "none", "--out", str(out)]) == 0
     capsys.readouterr()
     archive = tmp_path / "results.zip"
     with zipfile.ZipFile(archive, "w") as zf:

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from metrics.cli import COMMANDS, build_parser, main
-from metrics.paper_tables import improved_systems
+from metrics.comparison.reference import improved_systems
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_data" / "replab2013"

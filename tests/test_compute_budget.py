@@ -12,14 +12,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from score_examples import random_score_table
 
-from metrics.baselines import add_baselines
+import metrics.analyses.paper_tables as pt
+import metrics.measures.organisation.reliability as rel
+from metrics.analyses.baselines import add_baselines
 from metrics.cli import main
+from metrics.comparison.tie_ranking import tie_ranking
 from metrics.compute_budget import ENV, ComputeBudgetError, require, work_limit
 from metrics.errors import UnanimityError
-from metrics.evaluate import evaluate
 from metrics.io import load
-from score_examples import random_score_table
+from metrics.measures.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -82,8 +85,6 @@ def test_compare_runs_within_a_raised_limit_and_refuses_under_a_low_one(tmp_path
 
 
 def test_the_ranking_with_tie_groups_is_guarded(monkeypatch):
-    from metrics.tie_ranking import tie_ranking
-
     pairs = pd.DataFrame({"system_a": ["a", "b"], "system_b": ["b", "c"], "uir": [0.5, 0.5]})
     assert tie_ranking(pairs, require_concordant=False).rank_low.tolist() == [1, 2, 3]
     monkeypatch.setenv(ENV, "1")  # 1 MiB: 300 systems need 2 MiB of relations
@@ -130,8 +131,6 @@ def _filtering(tmp_path, n: int) -> Path:
 
 def test_combined_on_an_organisation_is_counted_then_refused(tmp_path, monkeypatch):
     """The pairs the overlap pass would enumerate are counted exactly before it starts."""
-    import metrics.organisation.reliability as rel
-
     c = add_baselines(load(_filtering(tmp_path, 40)), "combined,all-in-one")
     seen = []
     real = rel._pair_table
@@ -163,14 +162,10 @@ def test_combined_on_an_organisation_is_counted_then_refused(tmp_path, monkeypat
 
 # --- random baselines, a chunk at a time ---------------------------------------------------------
 def test_random_baselines_in_chunks_equal_one_pass(monkeypatch):
-    import metrics.paper_tables as pt
-
     c = load(DATA / "replab")
     whole = pt.random_baselines_by_k(c, "bcubed_precision", "bcubed_recall", ks=range(2, 5),
                                      runs=3)
-    import metrics.compute_budget as cb
-
-    monkeypatch.setattr(cb, "chunk_rows", lambda _b, rows: 1)  # one run per chunk
+    monkeypatch.setattr(pt, "chunk_rows", lambda _b, rows: 1)  # one run per chunk
     one_by_one = pt.random_baselines_by_k(c, "bcubed_precision", "bcubed_recall",
                                           ks=range(2, 5), runs=3)
     pd.testing.assert_frame_equal(whole, one_by_one)

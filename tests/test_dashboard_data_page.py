@@ -23,11 +23,14 @@ import pytest
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
-
-from dashboard import quality  # noqa: E402
-from dashboard.uploads import upload_root  # noqa: E402
-from metrics.report import ClusteringReport, LoadNote, ValidationReport  # noqa: E402
 from test_dashboard_app import APP, TIMEOUT, assert_clean, open_page, upload  # noqa: E402
+
+from dashboard import (
+    quality,  # noqa: E402
+    sources,
+)
+from dashboard.uploads import upload_root  # noqa: E402
+from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport  # noqa: E402
 
 # the server's storage folder of an upload (wherever the temporary folder is), never the clone's
 # own path, which the Data page rightly shows as the bundled campaign's source
@@ -237,7 +240,6 @@ def test_after_an_upload_the_sidebar_shows_the_new_campaigns_pair():
 def test_app_arguments_path_and_testbeds(tmp_path, monkeypatch):
     """``streamlit run app.py -- PATH --testbeds RULE``: the path, the rule, and cache ids that
     tell apart one table with and without (or with other) test beds."""
-    from dashboard import sources
 
     app = str(sources.Path(sources.__file__).resolve().parent / "app.py")
     table, beds = tmp_path / "scores.csv", tmp_path / "beds.tsv"

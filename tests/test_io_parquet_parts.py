@@ -2,7 +2,7 @@
 the in-memory engine within the loader's budget, or refused in one line that points to
 ``--engine dask``.
 
-Checked against :func:`metrics.engine_dask.layout.load_in_memory` (pyarrow's own dataset reader)
+Checked against :func:`metrics.engines.dask.layout.load_in_memory` (pyarrow's own dataset reader)
 and against the same rows written as one Parquet file per table.
 """
 
@@ -19,10 +19,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from metrics.cli import main
-from metrics.engine_dask.layout import load_in_memory
+from metrics.engines.dask.layout import load_in_memory
 from metrics.errors import CampaignFormatError
-from metrics.evaluate import evaluate
 from metrics.io import load
+from metrics.measures.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "make_large_campaign.py"

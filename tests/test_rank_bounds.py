@@ -9,18 +9,19 @@ consecutive crossings (ties at a crossing are exact here, where floats may miss 
 
 from __future__ import annotations
 
+import tracemalloc
 from fractions import Fraction
 from itertools import combinations
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import metrics.comparison.rank_bounds as rb
 from metrics.comparison.rank_bounds import alpha_rank_range, dominance_rank_interval
-from metrics.tie_ranking import tie_ranking
-
-import pandas as pd
+from metrics.comparison.tie_ranking import tie_ranking
 
 
 def _f(p: Fraction, r: Fraction, a: Fraction) -> Fraction:
@@ -86,8 +87,6 @@ def test_dominance_interval_equals_the_tie_ranking(pr):
 
 def test_chunks_give_the_whole_answer(monkeypatch):
     """Rows cut into chunks of 7 give what one chunk gives."""
-    import metrics.comparison.rank_bounds as rb
-
     rng = np.random.default_rng(4)
     p, r = rng.integers(0, 30, 60) / 30, rng.integers(0, 30, 60) / 30
     whole = alpha_rank_range(p, r), dominance_rank_interval(p, r)
@@ -99,8 +98,6 @@ def test_chunks_give_the_whole_answer(monkeypatch):
 @pytest.mark.slow
 def test_five_thousand_systems_in_bounded_memory():
     """The cube of 5,000 systems would be 10^11 cells; the chunks stay within the budget."""
-    import tracemalloc
-
     rng = np.random.default_rng(0)
     p, r = rng.uniform(0.1, 0.9, 5000).round(3), rng.uniform(0.1, 0.9, 5000).round(3)
     tracemalloc.start()

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from metrics.commands.common import add_campaign_args, campaign_from_args
+from metrics.commands.campaign_args import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
+from metrics.measures.registry import available_metrics, parse_metrics
 
 __all__ = ["add_parser", "run", "DEFAULT_METRICS"]
 
@@ -55,7 +56,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _list_metrics() -> int:
-    from metrics.registry import available_metrics  # noqa: PLC0415
 
     rows = [("metric", "better", "family", "parameters", "description")]
     for m in available_metrics(type_level=True, organisation=True):
@@ -64,20 +64,19 @@ def _list_metrics() -> int:
                      m.description))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]  # the description runs on
     for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[4])
+        print("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4])
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     if args.list_metrics:
         return _list_metrics()
-    from metrics.baselines import add_baselines  # noqa: PLC0415
-    from metrics.evaluate import evaluate  # noqa: PLC0415
-    from metrics.registry import parse_metrics  # noqa: PLC0415
+    from metrics.analyses.baselines import add_baselines  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     specs = parse_metrics(args.metrics)  # fail on a bad name before loading anything
     if args.engine == "dask":
-        from metrics.engine_dask.cli import evaluate_from_args  # noqa: PLC0415
+        from metrics.engines.dask.command import evaluate_from_args  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         return _write(evaluate_from_args(args, specs), args.out)
     campaign = campaign_from_args(args)
@@ -90,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     table = evaluate(campaign, specs, missing=args.missing, systems=systems)
     if args.export_mapping:
-        from metrics.typelevel.campaign import mapping_table  # noqa: PLC0415
+        from metrics.measures.typelevel.type_entries import mapping_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         maps = mapping_table(campaign, specs, systems=systems, missing=args.missing)
         try:

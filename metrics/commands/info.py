@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from metrics.commands.common import add_campaign_args, campaign_from_args
-from metrics.bundle import bundle_info, is_bundle
+from metrics.commands.campaign_args import add_campaign_args, campaign_from_args
+from metrics.model.campaign_info import campaign_info, items_line
+from metrics.reports.bundle import bundle_info, is_bundle
+from metrics.reports.bundle_zip import bundle_zip_manifest, unpack_bundle_zip
 
 __all__ = ["add_parser", "run"]
 
@@ -33,8 +35,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _zipped_bundle_info(path: str, as_json: bool) -> int | None:
     """``info`` on a zipped comparison bundle (unpacked as the dashboard unpacks an upload);
     None when the zip is not a bundle (then it is a campaign)."""
-    from metrics.bundle_zip import bundle_zip_manifest, unpack_bundle_zip  # noqa: PLC0415
-
     with open(path, "rb") as fh:
         if bundle_zip_manifest(fh, path) is None:
             return None
@@ -53,8 +53,6 @@ def run(args: argparse.Namespace) -> int:
         code = _zipped_bundle_info(args.path, args.json)
         if code is not None:
             return code
-    from metrics.model.campaign_info import campaign_info, items_line  # noqa: PLC0415
-
     campaign = campaign_from_args(args)
     info = campaign_info(campaign)
     if args.json:

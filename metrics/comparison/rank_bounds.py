@@ -10,8 +10,9 @@
   alpha = 0 and 1, just after 0, at every crossing value (where the crossing systems tie) and
   after it, by sorting i's crossings and summing the systems that leave and enter the set above
   i. Values equal within float noise (1e-12, relative) are equal, so that systems whose F is
-  equal in exact arithmetic tie. A system with P = 0 or R = 0 has F = 0 for every alpha (:func:`metrics.combine.f_alpha`):
-  below every other system and tied with the other zeros. Cost O(S^2 log S) time, in row chunks
+  equal in exact arithmetic tie. A system with P = 0 or R = 0 has F = 0 for every alpha
+  (:func:`metrics.comparison.combine.f_alpha`): below every other system and tied with the
+  other zeros. Cost O(S^2 log S) time, in row chunks
   of bounded memory (:mod:`metrics.compute_budget`), where evaluating every system at every
   crossing costs S^3 cells (S^4 with the comparisons).
 * **Rank interval under unanimity on the averages** (JAIR 2011's unanimous improvement relation
@@ -19,7 +20,7 @@
   a strict partial order (transitive, never both ways), so its closure is itself and
   rank_low = 1 + #systems above, rank_high = S - #systems below, counted in row chunks: O(S^2)
   time, no S x S matrix, where the general ranking with tie groups
-  (:mod:`metrics.tie_ranking`) needs a transitive closure.
+  (:mod:`metrics.comparison.tie_ranking`) needs a transitive closure.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def _chunk_range(u: np.ndarray, v: np.ndarray, rows: slice) -> tuple[np.ndarray,
     last[:, :-1] = new[:, 1:]
     last &= np.isfinite(rho)  # the last crossing of each distinct value
     first = np.maximum.accumulate(np.where(new, np.arange(n), 0), axis=1)
-    up_before = np.take_along_axis(n_up - up_s, first, axis=1)
+    up_before: np.ndarray = np.take_along_axis(n_up - up_s, first, axis=1)
     at = base[:, None] - n_down + up_before     # at the crossing value: its systems tie
     after = base[:, None] - n_down + n_up       # on the interval after it
     big = n + 1

@@ -28,7 +28,7 @@ from metrics.io.build import RawClustering
 from metrics.io.long_table import read_long
 from metrics.io.parquet import decoded_bytes
 from metrics.io.source import MIB, Node
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 
 __all__ = ["is_parquet_folder", "read_long_parts", "dask_hint"]
 
