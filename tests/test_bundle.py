@@ -12,7 +12,8 @@ import pytest
 
 from metrics.analyses import compare
 from metrics.bundle import (
-    BUNDLE_VERSION, MANIFEST, fingerprint, open_bundle, write_bundle, write_comparison_bundle,
+    BUNDLE_VERSION, MANIFEST, READ_VERSIONS, fingerprint, open_bundle, write_bundle,
+    write_comparison_bundle,
 )
 from metrics.cli import main
 from metrics.errors import UnanimityError
@@ -108,7 +109,7 @@ def test_missing_table_refused(bundle_dir):
 def test_older_version_refused(bundle_dir):
     mpath = bundle_dir / MANIFEST
     m = json.loads(mpath.read_text())
-    m["format_version"] = BUNDLE_VERSION - 1
+    m["format_version"] = min(READ_VERSIONS) - 1
     m["package_version"] = "0.0.9"
     mpath.write_text(json.dumps(m))
     with pytest.raises(UnanimityError, match="an older version.*rerun"):

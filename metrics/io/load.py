@@ -20,7 +20,7 @@ from metrics.io.scoretable import load_score_campaign
 from metrics.io.semeval import read_semeval
 from metrics.io.parquet import parquet_columns
 from metrics.io.archive import ZipNode, open_root
-from metrics.io.source import Budget, Meter, Node, as_node
+from metrics.io.source import Budget, Meter, Node, as_node, node_kind
 from metrics.io.text import check_encoding, strip_extensions, utf16_problem
 from metrics.io.weps import read_weps
 from metrics.io.testbeds import parse_testbeds
@@ -189,6 +189,11 @@ def _find_gold(folder: Node) -> Node:
         return gold_dir
     cands = [p for p in folder.iterdir() if p.name.startswith("gold.") and _is_data_file(p)]
     if not cands:
+        odd = [p for p in folder.iterdir() if p.name.startswith("gold.")
+               and p.name.lower().endswith(_DATA_SUFFIXES + (".xml",))]
+        if odd:  # gold.tsv is there, but as a FIFO, a folder...: say so, not "no gold"
+            raise CampaignFormatError(odd[0], f"the gold is {node_kind(odd[0])}, not a regular "
+                                      "file: give the gold clustering as a file")
         raise CampaignFormatError(
             folder, "no gold: expected a file gold.<ext> (or a gold/ folder of WePS XML)"
         )
