@@ -50,7 +50,7 @@ from metrics.reports.bundle_manifest import (
 )
 from metrics.reports.bundle_members import MemberNode, read_member
 from metrics.reports.table_input import read_csv_table, read_parquet_table
-from metrics.reports.table_output import column_kinds, parquet_bytes, table_bytes
+from metrics.reports.table_output import column_kinds, table_files
 
 __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "READ_VERSIONS", "MANIFEST", "Bundle",
            "open_bundle", "write_bundle", "fingerprint", "is_bundle"]
@@ -177,10 +177,10 @@ def write_bundle(
 
     for name, df in tables.items():
         kinds = column_kinds(df)
-        entry = {**put(f"{name}.csv", table_bytes(df, kinds)), "kind": "table", "rows": len(df),
-                 "columns": kinds}
-        if len(df) >= PARQUET_ROWS:
-            entry["parquet"] = put(f"{name}.parquet", parquet_bytes(df, kinds))
+        text, twin = table_files(df, kinds, parquet=len(df) >= PARQUET_ROWS)
+        entry = {**put(f"{name}.csv", text), "kind": "table", "rows": len(df), "columns": kinds}
+        if twin is not None:
+            entry["parquet"] = put(f"{name}.parquet", twin)
         files[name] = entry
     for name, obj in (json_files or {}).items():
         data = (json.dumps(obj, indent=2) + "\n").encode("utf-8")

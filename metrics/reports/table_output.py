@@ -13,18 +13,21 @@ dashboard's downloads write is made here, by :func:`table_bytes` / :func:`write_
   ``int``, ``float``, ``str``); a column of Python lists is ``list_float`` or ``list_str`` from
   the dtype of its flattened values. No cell is inspected one at a time.
 * **Vectorised formatting**: the columns become Arrow arrays and are written by Arrow's CSV
-  writer; floats at full precision (the shortest text that reads back to the same double:
-  ``0.1``, ``1``, ``1e-7``), ``NaN`` as an empty cell, booleans as ``true`` / ``false``, lists
-  ``;``-separated (list_str elements with ``%`` written ``%25`` and ``;`` written ``%3B``), text
-  in double quotes.
+  writer; floats at full precision (the shortest text that reads back to the same double, a
+  whole number with its ``.0``: ``0.1``, ``1.0``, ``1e-7``), ``NaN`` as an empty cell, booleans
+  as ``True`` / ``False``, lists ``;``-separated (list_str elements with ``%`` written ``%25``
+  and ``;`` written ``%3B``). No cell is quoted unless one of the table holds a quote, the
+  delimiter or a line break; then every text cell is (Arrow quotes by column type).
 
-Parquet (:func:`parquet_bytes`) holds the same columns typed, names exactly as they are: a
+Parquet (:func:`table_files`) holds the same columns typed, names exactly as they are: a
 typed file has no formulas to neutralise.
 """
 
 from __future__ import annotations
 
+import csv
 import io
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -35,8 +38,8 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-__all__ = ["KINDS", "FORMULA_START", "neutralise", "restore", "column_kinds", "arrow_column",
-           "table_bytes", "write_table", "parquet_bytes", "LIST_SEP"]
+__all__ = ["KINDS", "FORMULA_START", "LIST_SEP", "neutralise", "restore", "column_kinds",
+           "arrow_column", "typed_table", "table_bytes", "write_table", "table_files"]
 
 #: Column kinds a table may declare (the bundle's manifest names one per column).
 KINDS: tuple[str, ...] = ("str", "int", "float", "bool", "list_float", "list_str")
@@ -62,11 +65,14 @@ def neutralise(values) -> pa.Array:
 
     A cell is quoted when it begins with one of :data:`FORMULA_START` and is not a number, or
     when it begins with a quote itself (so that :func:`restore` is exact). Nulls stay null.
+    The test runs once per distinct value (names repeat across a pairs table).
     """
-    arr = _text(values)
-    risky = pc.and_(pc.match_substring_regex(arr, _RISKY),
-                    pc.invert(pc.match_substring_regex(arr, _NUMBER)))
-    return pc.if_else(risky, pc.binary_join_element_wise(QUOTE, arr, ""), arr)
+    codes = pc.dictionary_encode(_text(values))
+    names = codes.dictionary
+    risky = pc.and_(pc.match_substring_regex(names, _RISKY),
+                    pc.invert(pc.match_substring_regex(names, _NUMBER)))
+    safe = pc.if_else(risky, pc.binary_join_element_wise(QUOTE, names, ""), names)
+    return pc.take(safe, codes.indices)
 
 
 def restore(values) -> pa.Array:
@@ -138,43 +144,63 @@ def _str_list(v) -> list[str]:
     return [str(x) for x in v]
 
 
+def _float_text(arr: pa.Array) -> pa.Array:
+    """Doubles as the shortest text that reads back to the same double, a whole number keeping
+    its ``.0`` (as Python's ``repr`` writes it), NaN as null (an empty cell)."""
+    text = pc.cast(arr, pa.string())
+    whole = pc.match_substring_regex(text, r"^-?[0-9]+$")
+    return pc.if_else(whole, pc.binary_join_element_wise(text, ".0", ""), text)
+
+
 def _csv_column(arr: pa.Array, kind: str) -> pa.Array:
-    """The text of one CSV column: lists joined, text neutralised (numbers and booleans are
-    formatted by the CSV writer itself)."""
+    """The text of one CSV column: numbers formatted, lists joined, text neutralised."""
+    if kind == "float":
+        return _float_text(arr)
+    if kind == "bool":
+        return pc.if_else(arr, "True", "False")
     if kind == "str":
         return neutralise(arr)
     if kind in ("list_float", "list_str"):
         flat = pc.list_flatten(arr)
         if kind == "list_float":
-            flat = pc.cast(flat, pa.string())
+            flat = _float_text(flat)
         else:
             flat = pc.replace_substring(pc.replace_substring(flat, "%", "%25"), LIST_SEP, "%3B")
         joined = pc.binary_join(pa.ListArray.from_arrays(arr.offsets, flat), LIST_SEP)
         joined = pc.if_else(arr.is_null(), pa.scalar(None, pa.string()), joined)
         return neutralise(joined) if kind == "list_str" else joined
-    return arr  # int, float, bool
+    return arr  # int
 
 
-def _arrow_table(df: pd.DataFrame, kinds: Mapping[str, str], text: bool) -> pa.Table:
-    columns = [arrow_column(df[c], kinds[str(c)]) for c in df.columns]
-    if text:
-        columns = [_csv_column(a, kinds[str(c)]) for a, c in zip(columns, df.columns)]
-        names = neutralise([str(c) for c in df.columns]).to_pylist()
-    else:
-        names = [str(c) for c in df.columns]
-    return pa.Table.from_arrays(columns, names=names)
+def typed_table(df: pd.DataFrame, kinds: Mapping[str, str]) -> pa.Table:
+    """``df`` as an Arrow table, each column typed by its kind, names as they are."""
+    return pa.Table.from_arrays([arrow_column(df[c], kinds[str(c)]) for c in df.columns],
+                                names=[str(c) for c in df.columns])
+
+
+def _csv_bytes(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> bytes:
+    text = pa.Table.from_arrays(
+        [_csv_column(typed.column(i).combine_chunks(), kinds[name])
+         for i, name in enumerate(typed.column_names)],
+        names=neutralise(typed.column_names).to_pylist())
+    special = "[\"\r\n" + re.escape(delimiter) + "]"
+    quote = any(pc.any(pc.match_substring_regex(col, special)).as_py()
+                for col in [*text.columns, pa.array(text.column_names)]
+                if pa.types.is_string(col.type))
+    sink = io.StringIO()  # the header by hand: Arrow quotes it whatever the quoting style
+    csv.writer(sink, delimiter=delimiter, lineterminator="\n").writerow(text.column_names)
+    body = io.BytesIO()
+    pacsv.write_csv(text, body, pacsv.WriteOptions(
+        include_header=False, delimiter=delimiter, quoting_style="needed" if quote else "none"))
+    return sink.getvalue().encode("utf-8") + body.getvalue()
 
 
 def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,
                 delimiter: str = ",") -> bytes:
     """The CSV (``delimiter=","``) or TSV (``"\\t"``) text of ``df`` under the output policy,
-    UTF-8, header first, fields quoted where they hold a delimiter, quote or line break."""
+    UTF-8, header first, text quoted (and quotes doubled)."""
     kinds = dict(kinds or column_kinds(df))
-    table = _arrow_table(df, kinds, text=True)
-    sink = io.BytesIO()
-    pacsv.write_csv(table, sink, pacsv.WriteOptions(
-        include_header=True, delimiter=delimiter, quoting_style="needed"))
-    return sink.getvalue()
+    return _csv_bytes(typed_table(df, kinds), kinds, delimiter)
 
 
 def write_table(df: pd.DataFrame, path: str | Path, kinds: Mapping[str, str] | None = None,
@@ -185,9 +211,15 @@ def write_table(df: pd.DataFrame, path: str | Path, kinds: Mapping[str, str] | N
     return data
 
 
-def parquet_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None) -> bytes:
-    """The Parquet file of ``df``: each column typed by its kind, every name exactly as is."""
-    kinds = dict(kinds or column_kinds(df))
-    sink = pa.BufferOutputStream()
-    pq.write_table(_arrow_table(df, kinds, text=False), sink)
-    return sink.getvalue().to_pybytes()
+def table_files(df: pd.DataFrame, kinds: Mapping[str, str],
+                parquet: bool) -> tuple[bytes, bytes | None]:
+    """The CSV bytes of ``df`` and, with ``parquet``, its Parquet twin (each column typed by its
+    kind, names exactly as they are: a typed file has no formulas to neutralise), from one Arrow
+    conversion."""
+    typed = typed_table(df, kinds)
+    twin = None
+    if parquet:
+        sink = pa.BufferOutputStream()
+        pq.write_table(typed, sink)
+        twin = sink.getvalue().to_pybytes()
+    return _csv_bytes(typed, kinds, ","), twin
