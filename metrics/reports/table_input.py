@@ -63,7 +63,7 @@ def _numbers(label: str, col: str, text: pd.Series, kind: str) -> pd.Series:
 
 def _lists(label: str, col: str, text: pd.Series, kind: str, neutralised: bool) -> list[list]:
     arr = pa.array(text, type=pa.string())
-    if kind == "list_str" and neutralised:
+    if neutralised:
         arr = restore(arr)
     parts = pc.split_pattern(arr, LIST_SEP)
     empty = pc.equal(arr, "")
@@ -123,7 +123,7 @@ def read_csv_table(data: bytes, kinds: Mapping[str, str], label: str,
         raise UnanimityError(f"{label}: not UTF-8 text (byte {exc.start})") from None
     try:
         raw = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False, na_filter=False,
-                          encoding="utf-8")
+                          encoding="utf-8", skip_blank_lines=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UnanimityError(f"{label}: cannot read as CSV ({first})") from None
