@@ -289,3 +289,25 @@ def test_downloaded_bundle_zip_reopens(monkeypatch, bundle_dir, tmp_path):
     b = unpack_bundle_zip(data, tmp_path / "again", "results.zip")
     pd.testing.assert_frame_equal(b.tables["pairs"], open_bundle(bundle_dir).tables["pairs"])
     assert "Download the bundle (zip)" in [d.label for d in at.get("download_button")]
+
+
+@pytest.mark.parametrize("case", ["manifest_nested_deep", "sha256_is_a_number",
+                                  "text_in_int_column", "unknown_column_kind"])
+def test_an_uploaded_edited_zip_gets_an_error_box(monkeypatch, bundle_dir, tmp_path, case):
+    """Bundles edited with their fingerprints rewritten (tests/test_bundle_tampering.py): the
+    upload shows the one-line refusal in an error box, never a traceback or a crash summary."""
+    from test_bundle_tampering import CASES, _tampered, _zip as zip_folder
+
+    data = zip_folder(_tampered(bundle_dir, tmp_path, case))
+    at = _app(monkeypatch, None)
+    at.run()
+    at.switch_page("views/data_quality.py").run()
+    at.toggle(key="_bundle_zip_on").set_value(True).run()
+    at.file_uploader(key="_bundle_zip").set_value(
+        [("results.zip", data, "application/zip")]).run()
+    at.button(key="_bundle_open").click().run()
+    assert not at.exception
+    msg = " ".join(e.value for e in at.error)
+    assert "Could not open the bundle: results.zip" in msg, msg
+    assert CASES[case][1].split(": ")[-1] in msg and " failed: " not in msg, msg
+    assert "bundle" not in at.query_params
