@@ -148,7 +148,9 @@ def _float_text(arr: pa.Array) -> pa.Array:
     """Doubles as the shortest text that reads back to the same double, a whole number keeping
     its ``.0`` (as Python's ``repr`` writes it), NaN as null (an empty cell)."""
     text = pc.cast(arr, pa.string())
-    whole = pc.match_substring_regex(text, r"^-?[0-9]+$")
+    whole = pc.and_(pc.and_(pc.equal(pc.find_substring(text, "."), -1),
+                            pc.equal(pc.find_substring(text, "e"), -1)),
+                    pc.equal(pc.find_substring(text, "n"), -1))  # not 1e+20, not inf
     return pc.if_else(whole, pc.binary_join_element_wise(text, ".0", ""), text)
 
 
@@ -179,14 +181,15 @@ def typed_table(df: pd.DataFrame, kinds: Mapping[str, str]) -> pa.Table:
 
 
 def _csv_bytes(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> bytes:
-    text = pa.Table.from_arrays(
-        [_csv_column(typed.column(i).combine_chunks(), kinds[name])
-         for i, name in enumerate(typed.column_names)],
-        names=neutralise(typed.column_names).to_pylist())
-    special = "[\"\r\n" + re.escape(delimiter) + "]"
+    names = typed.column_names
+    columns = [_csv_column(typed.column(i).combine_chunks(), kinds[name])
+               for i, name in enumerate(names)]
+    header = neutralise(names)
+    special = "[\"\r\n" + re.escape(delimiter) + "]"  # numbers and booleans never hold one
     quote = any(pc.any(pc.match_substring_regex(col, special)).as_py()
-                for col in [*text.columns, pa.array(text.column_names)]
-                if pa.types.is_string(col.type))
+                for col in [header, *(c for c, n in zip(columns, names)
+                                      if kinds[n] in ("str", "list_str"))])
+    text = pa.Table.from_arrays(columns, names=header.to_pylist())
     sink = io.StringIO()  # the header by hand: Arrow quotes it whatever the quoting style
     csv.writer(sink, delimiter=delimiter, lineterminator="\n").writerow(text.column_names)
     body = io.BytesIO()
