@@ -191,7 +191,8 @@ def _csv_bytes(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> byt
                                       if kinds[n] in ("str", "list_str"))])
     text = pa.Table.from_arrays(columns, names=header.to_pylist())
     sink = io.StringIO()  # the header by hand: Arrow quotes it whatever the quoting style
-    csv.writer(sink, delimiter=delimiter, lineterminator="\n").writerow(text.column_names)
+    csv.writer(sink, delimiter=delimiter, lineterminator="\n",
+               quoting=csv.QUOTE_ALL if quote else csv.QUOTE_MINIMAL).writerow(text.column_names)
     body = io.BytesIO()
     pacsv.write_csv(text, body, pacsv.WriteOptions(
         include_header=False, delimiter=delimiter, quoting_style="needed" if quote else "none"))
