@@ -144,7 +144,10 @@ class Bundle:
 
 def is_bundle(path: str | Path) -> bool:
     """True for a folder with a bundle manifest (of any version)."""
-    return (Path(path) / MANIFEST).is_file()
+    try:
+        return (Path(path) / MANIFEST).is_file()
+    except OSError:  # a name too long for the file system: not a bundle (the caller says why)
+        return False
 
 
 def write_bundle(

@@ -50,6 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         except BrokenPipeError:  # pragma: no cover - e.g. `unanimity info ... | head`
             return 0
+        except OSError as exc:  # a path the system refuses (too long, no permission, ...)
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"unanimity {args.command}: error: {where}{exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
     finally:
         try:
             sys.stdout.flush()

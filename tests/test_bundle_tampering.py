@@ -225,6 +225,15 @@ def test_zip_symlink_and_duplicate_members_are_refused(pristine, tmp_path):
         unpack_bundle_zip(buf.getvalue(), tmp_path / "b", "b.zip")
 
 
+@pytest.mark.parametrize("command", ["info", "dashboard", "compare"])
+def test_a_bundle_path_too_long_for_the_file_system(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.setattr(os, "execve", lambda *a: pytest.fail("the dashboard was started"))
+    long = str(tmp_path / ("b" * 300))
+    extra = ["--metrics", "p,r", "--out", str(tmp_path / "o")] if command == "compare" else []
+    assert main([command, long, *extra]) == 2
+    assert "too long" in _one_line(capsys.readouterr().err)
+
+
 def test_parquet_twin_is_fingerprinted_and_checked(tmp_path, monkeypatch):
     monkeypatch.setattr("metrics.bundle.PARQUET_ROWS", 3)
     df = pd.DataFrame({"system": ["=a", "b", "'c"], "x": [0.5, np.nan, 1.0],
