@@ -24,7 +24,10 @@ from hypothesis import strategies as st
 from metrics.bundle import open_bundle, write_bundle
 from metrics.cli import main
 from metrics.reports.table_input import read_csv_table
-from metrics.reports.table_output import column_kinds, neutralise, restore, table_bytes
+from metrics.io.scoretable import read_score_table
+from metrics.reports.table_output import (
+    column_kinds, neutralise, restore, table_bytes, unquote_read_back, write_table,
+)
 from metrics.reports.terminal_text import escape_controls
 
 # What a spreadsheet evaluates, written from the OWASP rule (not from the module under test).
@@ -74,6 +77,14 @@ def test_neutralise_is_safe_and_exactly_reversible(names):
     # numbers are left as they are, and only a formula or a quote gains a quote
     for name, out in zip(names, safe):
         assert out == name or (out == "'" + name and (name.startswith("'") or evaluable(name)))
+
+
+@given(st.lists(names_strategy, min_size=1, max_size=30))
+@settings(max_examples=100, deadline=None)
+def test_a_score_table_reads_back_what_the_policy_wrote(names):
+    back, changed = unquote_read_back(neutralise(names))
+    assert back.to_pylist() == names
+    assert changed == sum(n != q for n, q in zip(names, neutralise(names).to_pylist()))
 
 
 def test_the_issues_examples():
@@ -161,25 +172,32 @@ def test_bad_cells_named_by_row_and_column():
 
 # --- every product CSV ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def hostile_scores(tmp_path_factory) -> Path:
-    """A score table whose system, topic and metric names are all hostile."""
+def hostile_scores(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
+    """A score table whose system, topic and metric names are all hostile, written as
+    ``evaluate --out`` writes one (through the output policy), and the table itself."""
     usable = [n for n in hostile_names() if n == n.strip()]  # the readers strip whitespace
     names, topics = usable[::6], usable[1::9]
     rng = np.random.default_rng(0)
     rows = [(s, t, m, float(rng.uniform(0.1, 0.9)))
             for s in names for t in topics for m in ("=p", "@r")]
     path = tmp_path_factory.mktemp("scores") / "scores.csv"
-    pd.DataFrame(rows, columns=["system", "topic", "metric", "value"]).to_csv(path, index=False)
-    return path
+    table = pd.DataFrame(rows, columns=["system", "topic", "metric", "value"])
+    write_table(table, path)
+    assert_no_formula(path)
+    back = read_score_table(path)  # read back exactly, the quotes of the policy undone
+    assert back[["system", "topic", "metric"]].equals(table[["system", "topic", "metric"]]
+                                                      .astype("str"))
+    return path, table
 
 
 def test_compare_out_has_no_formula_and_reopens_exactly(hostile_scores, tmp_path, capsys):
+    path, table = hostile_scores
     out = tmp_path / "out"
-    assert main(["compare", str(hostile_scores), "--metrics", "=p,@r", "--out", str(out),
+    assert main(["compare", str(path), "--metrics", "=p,@r", "--out", str(out),
                  "--paper-tables"]) == 0
     assert sum(assert_no_formula(p) for p in out.glob("*.csv")) > 1000
     b = open_bundle(out)
-    sent = set(pd.read_csv(hostile_scores, dtype=str, keep_default_na=False)["system"])
+    sent = set(table["system"])
     assert set(b.tables["systems"]["system"]) == sent
     assert set(b.tables["pairs"]["system_a"]) == sent
     assert {"p_=p", "delta_@r"} <= set(b.tables["pairs"].columns)
@@ -188,7 +206,7 @@ def test_compare_out_has_no_formula_and_reopens_exactly(hostile_scores, tmp_path
 
 def test_meta_evaluate_and_evaluate_out_have_no_formula(hostile_scores, tmp_path, capsys):
     out = tmp_path / "meta"
-    assert main(["meta-evaluate", str(hostile_scores), "--metrics", "=p", "--reference", "@r",
+    assert main(["meta-evaluate", str(hostile_scores[0]), "--metrics", "=p", "--reference", "@r",
                  "--out", str(out)]) == 0
     assert all(assert_no_formula(p) for p in out.glob("*.csv"))
     assert "'=p" in (out / "meta_evaluation.csv").read_text()
@@ -207,6 +225,7 @@ def test_meta_evaluate_and_evaluate_out_have_no_formula(hostile_scores, tmp_path
     assert assert_no_formula(target) > 10
     back = pd.read_csv(target, dtype=str, keep_default_na=False)
     assert set(restore(back["system"]).to_pylist()) == set(names[:10])
+    assert set(read_score_table(target)["system"]) == set(names[:10])  # evaluate -> compare
     capsys.readouterr()
     assert main(["evaluate", str(root), "--metrics", "purity", "--out", "-"]) == 0
     assert_no_formula(capsys.readouterr().out.encode())
@@ -217,8 +236,7 @@ def test_dashboard_export_downloads_have_no_formula(hostile_scores):
     from metrics.analyses import compare
     from metrics.tie_ranking import ranking_from_comparison
 
-    table = pd.read_csv(hostile_scores, dtype={"system": str, "topic": str, "metric": str},
-                        keep_default_na=False)
+    table = hostile_scores[1]
     comp = compare(table, "=p", "@r")
     board = comp.systems.rename(columns={"f_alpha": "f"}).sort_values("rank")  # as data.leaderboard
     for data in (downloads.scores_csv(table), downloads.pairs_csv(comp),

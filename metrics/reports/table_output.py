@@ -38,7 +38,8 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-__all__ = ["KINDS", "FORMULA_START", "LIST_SEP", "neutralise", "restore", "column_kinds",
+__all__ = ["KINDS", "FORMULA_START", "LIST_SEP", "neutralise", "restore", "unquote_read_back",
+           "column_kinds",
            "arrow_column", "typed_table", "table_bytes", "write_table", "table_files"]
 
 #: Column kinds a table may declare (the bundle's manifest names one per column).
@@ -69,16 +70,31 @@ def neutralise(values) -> pa.Array:
     """
     codes = pc.dictionary_encode(_text(values))
     names = codes.dictionary
-    risky = pc.and_(pc.match_substring_regex(names, _RISKY),
-                    pc.invert(pc.match_substring_regex(names, _NUMBER)))
-    safe = pc.if_else(risky, pc.binary_join_element_wise(QUOTE, names, ""), names)
+    safe = pc.if_else(_risky(names), pc.binary_join_element_wise(QUOTE, names, ""), names)
     return pc.take(safe, codes.indices)
+
+
+def _risky(names: pa.Array) -> pa.Array:
+    """Cells :func:`neutralise` quotes: a formula character or a quote first, not a number."""
+    return pc.and_(pc.match_substring_regex(names, _RISKY),
+                   pc.invert(pc.match_substring_regex(names, _NUMBER)))
 
 
 def restore(values) -> pa.Array:
     """The inverse of :func:`neutralise`: one leading quote dropped, vectorised."""
     arr = _text(values)
     return pc.if_else(pc.starts_with(arr, QUOTE), pc.utf8_slice_codeunits(arr, 1), arr)
+
+
+def unquote_read_back(values) -> tuple[pa.Array, int]:
+    """Names of a table read back from text that may have come from this policy: a cell that is
+    a quote followed by what :func:`neutralise` would have quoted (``'=x``, ``''x``) loses its
+    quote; any other cell (``'abc``, ``-1``) is kept. Returns the names and how many changed.
+    For readers of tables without declared kinds (a score table written by ``evaluate``)."""
+    arr = _text(values)
+    rest = pc.utf8_slice_codeunits(arr, 1)
+    written = pc.fill_null(pc.and_(pc.starts_with(arr, QUOTE), _risky(rest)), False)
+    return pc.if_else(written, rest, arr), int(pc.sum(written).as_py() or 0)
 
 
 def _list_kind(s: pd.Series) -> str:
