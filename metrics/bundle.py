@@ -344,5 +344,6 @@ def bundle_info(path: str | Path, as_json: bool = False) -> int:
     print("files (fingerprints verified):")
     for name, entry in m["files"].items():
         rows = f"{entry['rows']} rows" if entry["kind"] == "table" else entry["kind"]
-        print(f"  {entry['file']:<28} {rows}")
+        twin = f" (and {entry['parquet']['file']})" if entry.get("parquet") else ""
+        print(f"  {entry['file']:<28} {rows}{twin}")
     return 0
