@@ -45,7 +45,8 @@ from metrics.analyses.report import LATEX_TOP
 from metrics.errors import UnanimityError
 from metrics.io.source import Budget, Meter
 from metrics.reports.bundle_manifest import (
-    BUNDLE_FORMAT, BUNDLE_VERSION, MANIFEST, MAX_MANIFEST_BYTES, PARQUET_ROWS, READ_VERSIONS,
+    BUNDLE_FORMAT, BUNDLE_VERSION, MANIFEST, MAX_JSON_BYTES, MAX_MANIFEST_BYTES, PARQUET_ROWS,
+    READ_VERSIONS,
     check_manifest, check_version, load_json,
 )
 from metrics.reports.bundle_members import MemberNode, read_member
@@ -271,7 +272,7 @@ def open_bundle(path: str | Path, label: str | None = None) -> Bundle:
                                      f"{entry['rows']}")
             tables[name] = df
         elif entry["kind"] == "json":
-            jsons[name] = load_json(data, flabel)
+            jsons[name] = load_json(data, flabel, MAX_JSON_BYTES)
         else:
             try:
                 texts[name] = data.decode("utf-8")

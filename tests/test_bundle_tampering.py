@@ -18,11 +18,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from metrics.bundle import MANIFEST, open_bundle, write_bundle
 from metrics.bundle_zip import bundle_zip_manifest, unpack_bundle_zip
 from metrics.cli import main
 from metrics.errors import UnanimityError
+from metrics.reports.bundle_manifest import json_depth
 from score_examples import random_score_table
 
 DEEP = 100_000
@@ -273,3 +276,26 @@ def test_version_2_bundles_are_still_read(tmp_path):
     m["files"]["t"]["sha256"] = hashlib.sha256((root / "t.csv").read_bytes()).hexdigest()
     _save(root, m)
     assert open_bundle(root).tables["t"]["system"].tolist() == ["'quoted", "=raw"]
+
+
+def _depth(obj) -> int:
+    if isinstance(obj, dict):
+        return 1 + max(map(_depth, obj.values()), default=0)
+    if isinstance(obj, list):
+        return 1 + max(map(_depth, obj), default=0)
+    return 0
+
+
+_texts = st.text(alphabet=st.sampled_from(list('[]{}"\\ab,:')), max_size=8)
+_json = st.recursive(st.none() | st.integers() | _texts,
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(_texts, inner, max_size=3), max_leaves=20)
+
+
+@given(_json, st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_the_bracket_scan_measures_the_nesting_json_parses(obj, ascii_only):
+    """The pre-scan that refuses deep JSON before parsing agrees with the parsed nesting,
+    brackets, quotes and backslashes inside strings included."""
+    data = json.dumps(obj, ensure_ascii=ascii_only).encode("utf-8")
+    assert json_depth(data) == _depth(obj)

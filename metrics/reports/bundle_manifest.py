@@ -21,7 +21,7 @@ from metrics.errors import UnanimityError
 from metrics.reports.table_output import KINDS
 
 __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "READ_VERSIONS", "MANIFEST", "MAX_JSON_DEPTH",
-           "MAX_MANIFEST_BYTES", "PARQUET_ROWS", "check_manifest", "check_version", "json_depth",
+           "MAX_MANIFEST_BYTES", "MAX_JSON_BYTES", "PARQUET_ROWS", "check_manifest", "check_version", "json_depth",
            "load_json", "plain_name"]
 
 BUNDLE_FORMAT = "unanimity-comparison-bundle"
@@ -40,6 +40,8 @@ PARQUET_ROWS = 100_000
 #: Deepest nesting of arrays and objects read in the manifest or a JSON member.
 MAX_JSON_DEPTH = 32
 MAX_MANIFEST_BYTES = 4 * 1024 * 1024
+#: Largest JSON file of a bundle read (``summary.json``, ``paper_tables.json`` hold kilobytes).
+MAX_JSON_BYTES = 16 * 1024 * 1024
 #: Longest file name (bytes of UTF-8) most file systems allow.
 MAX_NAME_BYTES = 255
 _MAX_FILES = 1000
@@ -59,11 +61,11 @@ def json_depth(data: bytes) -> int:
     b = np.frombuffer(clean, dtype=np.uint8)
     if not len(b):
         return 0
-    in_string = (np.cumsum(b == ord('"'), dtype=np.int64) & 1).astype(bool)
-    step = ((b == ord("[")) | (b == ord("{"))).astype(np.int32) \
-        - ((b == ord("]")) | (b == ord("}"))).astype(np.int32)
+    in_string = np.bitwise_xor.accumulate((b == ord('"')).view(np.uint8)).view(bool)
+    step = ((b == ord("[")) | (b == ord("{"))).view(np.int8) \
+        - ((b == ord("]")) | (b == ord("}"))).view(np.int8)
     step[in_string] = 0
-    return int(np.cumsum(step, dtype=np.int64).max())
+    return int(np.cumsum(step, dtype=np.int32).max())
 
 
 def load_json(data: bytes, label: str, max_bytes: int | None = None) -> object:

@@ -8,7 +8,8 @@ dashboard's downloads write is made here, by :func:`table_bytes` / :func:`write_
   in front (``'=HYPERLINK(...)``), so that a spreadsheet shows it as text instead of evaluating
   it. A text cell that really begins with a quote gets one more (``'x`` -> ``''x``), so that
   :func:`restore` (drop one leading quote) gives back every name exactly. Numbers written as text
-  (``-1``, ``+0.5``, ``-1e5``) are left as they are. Column names follow the same rule.
+  (``-1``, ``+0.5``, ``-1e5``) are left as they are. Column names and the ``;``-joined list
+  cells follow the same rule.
 * **Column kinds from dtypes**: :func:`column_kinds` reads each column's dtype (``bool``,
   ``int``, ``float``, ``str``); a column of Python lists is ``list_float`` or ``list_str`` from
   the dtype of its flattened values. No cell is inspected one at a time.
@@ -39,8 +40,8 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 __all__ = ["KINDS", "FORMULA_START", "LIST_SEP", "neutralise", "restore", "unquote_read_back",
-           "column_kinds",
-           "arrow_column", "typed_table", "table_bytes", "write_table", "table_files"]
+           "column_kinds", "arrow_column", "typed_table", "table_bytes", "write_table",
+           "table_files"]
 
 #: Column kinds a table may declare (the bundle's manifest names one per column).
 KINDS: tuple[str, ...] = ("str", "int", "float", "bool", "list_float", "list_str")
@@ -104,20 +105,17 @@ def _list_kind(s: pd.Series) -> str:
         else "list_str"
 
 
-def column_kinds(df: pd.DataFrame, lists: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Each column's kind (:data:`KINDS`) from its dtype; ``lists`` names list columns' kinds.
+def column_kinds(df: pd.DataFrame) -> dict[str, str]:
+    """Each column's kind (:data:`KINDS`) from its dtype.
 
     An object column whose first non-null cell is a list, tuple or array is a list column (its
     element kind from the dtype of all its elements, flattened: ``list_float`` for numbers or
     no element at all, ``list_str`` otherwise); every other non-numeric column is ``str``.
     """
-    lists = dict(lists or {})
     kinds = {}
     for c in df.columns:
         s = df[c]
-        if str(c) in lists:
-            kinds[str(c)] = lists[str(c)]
-        elif pd.api.types.is_bool_dtype(s.dtype):
+        if pd.api.types.is_bool_dtype(s.dtype):
             kinds[str(c)] = "bool"
         elif pd.api.types.is_integer_dtype(s.dtype):
             kinds[str(c)] = "int"
