@@ -207,5 +207,7 @@ def zipped(src: BundleSource, b: Bundle) -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         for entry in [*b.manifest["files"].values(), {"file": MANIFEST}]:
-            z.write(folder / entry["file"], f"{top}/{entry['file']}")
+            for name in [entry["file"], *([entry["parquet"]["file"]] if entry.get("parquet")
+                                          else [])]:
+                z.write(folder / name, f"{top}/{name}")
     return buf.getvalue()

@@ -98,9 +98,12 @@ def register_path(text: str) -> BundleSource:
     p = Path(str(text).strip()).expanduser()
     if not str(text).strip():
         raise UnanimityError("type the path of a bundle folder")
-    if not p.is_dir():
-        raise UnanimityError(f"{p}: no such folder")
-    p = p.resolve()
+    try:
+        if not p.is_dir():
+            raise UnanimityError(f"{p}: no such folder")
+        p = p.resolve()
+    except OSError as exc:  # a name too long for the file system
+        raise UnanimityError(f"{p}: {exc.strerror or exc}") from None
     open_bundle(p)  # refuses a tampered or old bundle before it is listed
     key = "bd-" + hashlib.sha256(str(p).encode("utf-8", "surrogatepass")).hexdigest()[:12]
     src = BundleSource(key, f"{p.name} (bundle)", str(p), mtime_id(p))

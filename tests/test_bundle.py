@@ -18,6 +18,7 @@ from metrics.errors import UnanimityError
 from metrics.reports.bundle import (
     BUNDLE_VERSION,
     MANIFEST,
+    READ_VERSIONS,
     fingerprint,
     open_bundle,
     write_bundle,
@@ -114,7 +115,7 @@ def test_missing_table_refused(bundle_dir):
 def test_older_version_refused(bundle_dir):
     mpath = bundle_dir / MANIFEST
     m = json.loads(mpath.read_text())
-    m["format_version"] = BUNDLE_VERSION - 1
+    m["format_version"] = min(READ_VERSIONS) - 1
     m["package_version"] = "0.0.9"
     mpath.write_text(json.dumps(m))
     with pytest.raises(UnanimityError, match="an older version.*rerun"):

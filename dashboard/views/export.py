@@ -7,7 +7,7 @@ import re
 import numpy as np
 import streamlit as st
 
-from dashboard import data, figures, pair_view, report_html, state, ui
+from dashboard import data, downloads, figures, pair_view, report_html, state, ui
 from dashboard.figures.ranking import hasse_figure
 from metrics.reports.comparison_report import CampaignComparison
 from metrics.reports.latex import LATEX_TOP
@@ -36,7 +36,7 @@ t = data.table(sel)
 st.subheader("CSV", anchor=False)
 c1, c2, c3 = st.columns(3)
 with c1, ui.guard("The score table"):
-    st.download_button("Per-topic scores", t.frame.to_csv(index=False).encode(),
+    st.download_button("Per-topic scores", downloads.scores_csv(t.frame),
                        file_name=f"{tag}_scores.csv", mime="text/csv", key="dl_scores",
                        icon=":material/table:", width="stretch")
     st.caption(f"`system, topic, metric, value`: {len(t.frame):,} rows.")
@@ -48,22 +48,19 @@ with c2, ui.guard("The pairs table"):
         # written on the click only: the pairs grow with the square of the systems (360,000
         # rows at 600 systems took 15 s at every rerun of this page)
         pairs_of = comp
-        st.download_button("All pairs",
-                           lambda: pairs_of.to_dataframe().to_csv(index=False).encode(),
+        st.download_button("All pairs", lambda: downloads.pairs_csv(pairs_of),
                            file_name=f"{tag}_pairs.csv", mime="text/csv", key="dl_pairs",
                            icon=":material/compare_arrows:", width="stretch")
-        st.caption(f"UIR, counts, parametric UIR, \u0394F, crossings, tests: "
-                   f"{len(comp.pairs):,} ordered pairs.")
+        st.caption(f"UIR, counts, parametric UIR, \u0394F, crossings, tests: {len(comp.pairs):,} "
+                   "ordered pairs.")
 with c3, ui.guard("The leaderboard"):
     board = data.leaderboard(sel, t)
-    out = board.assign(improved_systems=board["improved_systems"].map(
-        lambda v: ";".join(v) if isinstance(v, list) else ""))
-    st.download_button("Leaderboard", out.to_csv(index=False).encode(),
+    st.download_button("Leaderboard", downloads.leaderboard_csv(board),
                        file_name=f"{tag}_alpha{sel.alpha:.2f}_leaderboard.csv", mime="text/csv",
                        key="dl_board", icon=":material/leaderboard:", width="stretch")
     st.caption(f"Ranking at \u03b1 = {sel.alpha:.2f} with reference systems.")
     st.download_button("Tie groups",
-                       data.tie_ranking(sel, t).to_csv_frame().to_csv(index=False).encode(),
+                       downloads.ties_csv(data.tie_ranking(sel, t)),
                        file_name=f"{tag}_ranking.csv", mime="text/csv", key="dl_ties",
                        icon=":material/account_tree:", width="stretch",
                        help="system, rank_low, rank_high, group: the ranking.csv of "

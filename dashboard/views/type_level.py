@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dashboard.downloads import mapping_csv
 from dashboard.figures import typelevel as figs
 
 __all__ = ["render", "TOKEN_METRICS", "TYPE_METRICS", "scores_for"]
@@ -106,6 +107,6 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     st.plotly_chart(figs.mapping_figure(one, title=f"{system} on {topic}: clusters mapped to "
                                                    "each gold tag"),
                     theme=None, width="stretch", key=f"{key}_mapfig")
-    st.download_button("Mapping as CSV (every topic)", maps.to_csv(index=False),
+    st.download_button("Mapping as CSV (every topic)", mapping_csv(maps),
                        file_name=f"mapping_{system}_{measure}_{mapping}.csv", mime="text/csv",
                        key=f"{key}_dl")

@@ -1,7 +1,8 @@
 """``unanimity evaluate PATH --metrics a,b(k=2) [--baselines ...] --out FILE``: the score table.
 
 Writes a CSV with exactly the columns ``system,topic,metric,value`` (full float precision), one
-row per system, topic and metric (docs/measures.md §1 score table).
+row per system, topic and metric (docs/measures.md §1 score table), through the output policy
+(names a spreadsheet would evaluate are neutralised, docs/output-safety.md).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import sys
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
 from metrics.measures.registry import available_metrics, parse_metrics
+from metrics.reports.table_output import table_bytes, write_table
+from metrics.reports.terminal_text import data_stream
 
 __all__ = ["add_parser", "run", "DEFAULT_METRICS"]
 
@@ -93,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
         maps = mapping_table(campaign, specs, systems=systems, missing=args.missing)
         try:
-            maps.to_csv(args.export_mapping, index=False)
+            write_table(maps, args.export_mapping)
         except OSError as exc:
             raise UnanimityError(
                 f"cannot write {args.export_mapping}: {exc.strerror or exc}") from None
@@ -101,11 +104,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(table, out: str) -> int:
-    if out == "-":
-        table.to_csv(sys.stdout, index=False)  # floats as repr: full precision
+    if out == "-":  # escaped on a terminal, byte for byte to a pipe
+        data_stream(sys.stdout).write(table_bytes(table).decode("utf-8"))
     else:
         try:
-            table.to_csv(out, index=False)
+            write_table(table, out)
         except OSError as exc:
             raise UnanimityError(f"cannot write {out}: {exc.strerror or exc}") from None
         print(f"wrote {out}: {len(table)} rows ({table['system'].nunique()} systems, "

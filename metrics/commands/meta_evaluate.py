@@ -33,6 +33,7 @@ import pandas as pd
 from metrics.commands.campaign_args import add_campaign_args, metric_names
 from metrics.commands.compare import load_scores
 from metrics.errors import UnanimityError
+from metrics.reports.table_output import write_table
 
 __all__ = ["add_parser", "run", "OUTPUT_FILES"]
 
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, frame in zip(files, frames, strict=True):
-            frame.to_csv(out / name, index=False)
+            write_table(frame, out / name)
     except OSError as exc:
         raise UnanimityError(f"cannot write into {out}: {exc.strerror or exc}") from None
     n_sys = int(result.ranks["system"].nunique())

@@ -3,7 +3,8 @@
 A zip's members form a tree of :class:`ZipNode` (folders and files, from the member names, which
 must be relative and free of ``..``); a member is inflated only when a reader asks for its bytes,
 never extracted to disk. Encrypted members, symbolic links, unsupported compression methods and
-damaged data are refused, naming ``archive.zip: member`` (``docs/input-safety.md``).
+damaged data are refused, naming ``archive.zip: member``, and so is a member listed twice
+(``docs/input-safety.md``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ class ZipArchive:
                 continue
             for i in range(1, len(parts)):
                 self.members.setdefault(parts[:i], None)
+            if not info.is_dir() and self.members.get(parts) is not None:
+                raise CampaignFormatError(label, f"{'/'.join(parts)} is in the zip twice (which "
+                                          "one is meant is ambiguous); make the zip again")
             self.members[parts] = None if info.is_dir() else info
 
     def root(self) -> ZipNode:

@@ -33,7 +33,7 @@ from metrics.io.parquet_parts import is_parquet_folder, read_long_parts
 from metrics.io.replab import looks_like_replab, read_replab
 from metrics.io.scoretable import load_score_campaign
 from metrics.io.semeval import read_semeval
-from metrics.io.source import Budget, Meter, Node, as_node
+from metrics.io.source import Budget, Meter, Node, as_node, node_kind
 from metrics.io.testbeds import parse_testbeds
 from metrics.io.text import check_encoding, strip_extensions, utf16_problem
 from metrics.io.trec import is_trec_folder, load_trec_files, load_trec_folder, looks_like_trec
@@ -205,6 +205,11 @@ def _find_gold(folder: Node) -> Node:
         return gold_dir
     cands = [p for p in folder.iterdir() if p.name.startswith("gold.") and _is_data_file(p)]
     if not cands:
+        odd = [p for p in folder.iterdir() if p.name.startswith("gold.")
+               and p.name.lower().endswith(_DATA_SUFFIXES + (".xml",))]
+        if odd:  # gold.tsv is there, but as a FIFO, a folder...: say so, not "no gold"
+            raise CampaignFormatError(odd[0], f"the gold is {node_kind(odd[0])}, not a regular "
+                                      "file: give the gold clustering as a file")
         raise CampaignFormatError(
             folder, "no gold: expected a file gold.<ext> (or a gold/ folder of WePS XML)"
         )

@@ -27,6 +27,7 @@ from metrics.io.text import read_delimited, read_text, strip_extensions
 from metrics.model.campaign import Campaign
 from metrics.model.score_table import SCORE_COLUMNS
 from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
+from metrics.reports.table_output import unquote_read_back
 
 __all__ = [
     "looks_like_scores", "wide_table_problem", "read_score_table",
@@ -176,6 +177,15 @@ def read_score_table(path: object) -> pd.DataFrame:
         if len(frame) == 0:
             raise CampaignFormatError(path, "file has a header but no row")
     table = pd.DataFrame({c: frame[c].astype(str).str.strip() for c in _KEYS})
+    if lines is not None:  # text: undo the quote of a spreadsheet-safe writer (evaluate --out)
+        unquoted = 0
+        for c in _KEYS:
+            names, n = unquote_read_back(table[c])
+            table[c], unquoted = names.to_numpy(zero_copy_only=False), unquoted + n
+        if unquoted:
+            notes.append(LoadNote(str(path), f"{unquoted} name(s) began with the quote that "
+                                  "keeps a spreadsheet from evaluating them ('=..., '@...): read "
+                                  "without it (docs/output-safety.md)"))
     table["value"] = _parse_values(path, frame["value"], lines)
 
     # --- duplicates: exact ones are dropped, conflicting ones are an error -----------------------

@@ -34,7 +34,8 @@ from typing import Any
 
 from metrics.errors import CampaignFormatError, UnanimityError
 
-__all__ = ["Budget", "Meter", "Node", "FsNode", "as_node", "env_positive", "MIB"]
+__all__ = ["Budget", "Meter", "Node", "FsNode", "as_node", "env_positive", "file_kind", "node_kind",
+           "MIB"]
 
 MIB = 1 << 20
 _CHUNK = MIB
@@ -291,8 +292,9 @@ class FsNode(Node):
     def _open(self):
         st = self._stat()
         if not stat.S_ISREG(st.st_mode):
-            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-            raise CampaignFormatError(self, f"cannot read: {kind}")
+            kind = file_kind(st.st_mode)
+            raise CampaignFormatError(self, f"cannot read: {kind}" + (
+                "" if stat.S_ISDIR(st.st_mode) else ", not a regular file"))
         try:
             return open(self.path, "rb"), st.st_size
         except OSError as exc:
@@ -315,3 +317,22 @@ def as_node(path: object, meter: Meter | None = None) -> Node:
         return path
     p = Path(path)  # type: ignore[arg-type]
     return FsNode(p, p if p.is_dir() else p.parent, meter or Meter())
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words (``a folder``, ``a FIFO ...``), from
+    its ``st_mode``."""
+    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                        (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device"), (stat.S_ISLNK, "a symbolic link")):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def node_kind(node: Node) -> str:
+    """What a node is, in words: ``a regular file``, ``a folder``, ``a FIFO (named pipe)``..."""
+    if isinstance(node, FsNode):
+        mode = node._stat().st_mode
+        return "a regular file" if stat.S_ISREG(mode) else file_kind(mode)
+    return "a folder" if node.is_dir() else "a regular file"

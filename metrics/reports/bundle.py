@@ -3,29 +3,36 @@ recomputing (docs/rankings.md, "Bundles").
 
 A bundle is a folder of tables plus ``manifest.json``::
 
-    {"format": "unanimity-comparison-bundle", "format_version": 1,
+    {"format": "unanimity-comparison-bundle", "format_version": 3,
      "package_version": "0.1.0", "created": "2026-11-23T10:00:00+00:00",
      "inputs": [{"path": ..., "kind": "file" | "folder", "sha256": ..., "bytes": ..., "files":
      ...}],
      "options": {...the command's options...},
      "files": {"pairs": {"file": "pairs.csv", "kind": "table", "sha256": ..., "rows": ...,
                          "columns": {"system_a": "str", "uir": "float", "crossings": "list_float",
-                                     ...}},
+                                     ...},
+                         "parquet": {"file": "pairs.parquet", "sha256": ...}},
                "summary": {"file": "summary.json", "kind": "json", "sha256": ...},
                "report": {"file": "report.tex", "kind": "text", "sha256": ...}, ...}}
 
-Every file the manifest lists carries the SHA-256 of its bytes; :func:`open_bundle` refuses a
-bundle whose files do not match (edited or truncated after writing), a bundle of another format
-version (older bundles are refused rather than misread: rerun ``compare``) and a folder without a
-manifest. Column types are recorded so that system names such as ``007`` stay strings and list
-columns (crossing points, improved systems) come back as lists. The fingerprint of an input
-folder is the SHA-256 over its files' relative paths and SHA-256s, in sorted order.
+Tables are written through the output policy (:mod:`metrics.reports.table_output`: spreadsheet
+formulas neutralised, column kinds from dtypes, vectorised formatting); a table of
+:data:`~metrics.reports.bundle_manifest.PARQUET_ROWS` rows or more also gets a Parquet twin,
+which :func:`open_bundle` reads instead of the CSV. Every file the manifest lists carries the
+SHA-256 of its bytes. :func:`open_bundle` trusts nothing before checking it: the manifest against
+its schema (:mod:`metrics.reports.bundle_manifest`), each file as a regular file inside the folder
+(:mod:`metrics.reports.bundle_members`: no symbolic link followed), its SHA-256, and each table
+against its declared column kinds (:mod:`metrics.reports.table_input`); any other version than
+:data:`~metrics.reports.bundle_manifest.READ_VERSIONS` is refused (rerun ``compare``). The
+fingerprint of an input folder is the SHA-256 over its files' relative paths and SHA-256s, in
+sorted order.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,19 +44,27 @@ import pandas as pd
 from metrics import __version__
 from metrics.comparison.tie_ranking import ranking_from_comparison
 from metrics.errors import UnanimityError
+from metrics.io.source import Budget, Meter
+from metrics.reports.bundle_manifest import (
+    BUNDLE_FORMAT,
+    BUNDLE_VERSION,
+    MANIFEST,
+    MAX_JSON_BYTES,
+    MAX_MANIFEST_BYTES,
+    PARQUET_ROWS,
+    READ_VERSIONS,
+    check_manifest,
+    check_version,
+    load_json,
+)
+from metrics.reports.bundle_members import MemberNode, read_member
 from metrics.reports.latex import LATEX_TOP
 from metrics.reports.pair_report import pair_report
+from metrics.reports.table_input import read_csv_table, read_parquet_table
+from metrics.reports.table_output import column_kinds, table_files
 
-__all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "MANIFEST", "Bundle", "open_bundle",
-           "write_bundle", "fingerprint", "is_bundle"]
-
-BUNDLE_FORMAT = "unanimity-comparison-bundle"
-#: Version of the bundle layout; bump on any change of file names, columns or their meaning.
-#: 2: ``ranking_order.csv`` (every column of the ranking with tie groups) and
-#: ``ranking_hasse.csv`` (its Hasse edges), so the dashboard draws the order without recomputing.
-BUNDLE_VERSION = 2
-MANIFEST = "manifest.json"
-_LIST_SEP = ";"
+__all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "READ_VERSIONS", "MANIFEST", "Bundle",
+           "open_bundle", "write_bundle", "fingerprint", "is_bundle"]
 
 
 def _sha256_file(path: Path) -> str:
@@ -76,52 +91,6 @@ def fingerprint(path: str | Path) -> dict:
         return {"path": str(p), "kind": "folder", "sha256": h.hexdigest(),
                 "bytes": int(sum(f.stat().st_size for f in files)), "files": len(files)}
     raise UnanimityError(f"{p}: input to fingerprint not found")
-
-
-def _column_kind(s: pd.Series) -> str:
-    if pd.api.types.is_bool_dtype(s):
-        return "bool"
-    if pd.api.types.is_integer_dtype(s):
-        return "int"
-    if pd.api.types.is_float_dtype(s):
-        return "float"
-    vals = [v for v in s if isinstance(v, (list, tuple, np.ndarray))]
-    if vals:
-        flat = [x for v in vals for x in v]
-        return "list_float" if flat and all(isinstance(x, (float, np.floating)) for x in flat) \
-            else ("list_float" if not flat else "list_str")
-    return "str"
-
-
-def _to_csv_frame(df: pd.DataFrame, kinds: Mapping[str, str]) -> pd.DataFrame:
-    out = df.copy()
-    for c, k in kinds.items():
-        if k.startswith("list_"):
-            out[c] = [_LIST_SEP.join(repr(float(x)) if k == "list_float" else str(x) for x in v)
-                      if isinstance(v, (list, tuple, np.ndarray)) else v for v in out[c]]
-    return out
-
-
-def _from_csv(path: Path, kinds: Mapping[str, str]) -> pd.DataFrame:
-    text_cols = {c: str for c, k in kinds.items() if k != "float" and k != "int"}
-    df = pd.read_csv(path, dtype=text_cols, keep_default_na=False, na_values={
-        c: [""] for c in kinds})
-    if list(df.columns) != list(kinds):
-        raise UnanimityError(f"{path}: columns {list(df.columns)} differ from the manifest's "
-                             f"{list(kinds)}")
-    for c, k in kinds.items():
-        col = df[c]
-        if k == "bool":
-            df[c] = col.map({"True": True, "False": False}).astype(bool)
-        elif k == "int":
-            df[c] = col.astype(np.int64) if not col.isna().any() else col
-        elif k == "str":
-            df[c] = col.astype(object).where(col.notna(), None)
-        elif k.startswith("list_"):
-            conv = float if k == "list_float" else str
-            df[c] = [[] if (v is None or (isinstance(v, float) and np.isnan(v)) or v == "")
-                     else [conv(x) for x in str(v).split(_LIST_SEP)] for v in col]
-    return df
 
 
 @dataclass(frozen=True)
@@ -186,7 +155,10 @@ class Bundle:
 
 def is_bundle(path: str | Path) -> bool:
     """True for a folder with a bundle manifest (of any version)."""
-    return (Path(path) / MANIFEST).is_file()
+    try:
+        return (Path(path) / MANIFEST).is_file()
+    except OSError:  # a name too long for the file system: not a bundle (the caller says why)
+        return False
 
 
 def write_bundle(
@@ -196,51 +168,40 @@ def write_bundle(
     texts: Mapping[str, str] | None = None,
     inputs: Sequence[str | Path] = (),
     options: Mapping[str, object] | None = None,
-    existing: Sequence[Path] = (),
-    frames: Mapping[str, pd.DataFrame] | None = None,
 ) -> list[Path]:
-    """Write tables (``NAME.csv``), JSON (``NAME.json``), texts (``NAME.tex``) and the manifest.
+    """Write tables (``NAME.csv``, and ``NAME.parquet`` from
+    :data:`~metrics.reports.bundle_manifest.PARQUET_ROWS` rows), JSON (``NAME.json``), texts
+    (``NAME.tex``) and the manifest.
 
-    ``existing`` are files already written into ``out_dir`` (by
-    :meth:`metrics.reports.comparison_report.CampaignComparison.write`) to list in the manifest as
-    well; the
-    column types of an existing ``NAME.csv`` come from ``frames[NAME]`` (text where unknown).
-    Returns the paths written, manifest last. Lists in table cells are written ``;``-separated at
-    full precision (``repr``).
+    Each table's column kinds come from its dtypes
+    (
+    :func:`metrics.reports.table_output.column_kinds`), its row count from the frame and its
+    SHA-256 from the bytes written: nothing is read back. Returns the paths written, manifest
+    last.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     files: dict[str, dict] = {}
     written: list[Path] = []
 
-    def record(name: str, path: Path, kind: str, **extra) -> None:
-        files[name] = {"file": path.name, "kind": kind, "sha256": _sha256_file(path), **extra}
+    def put(name: str, data: bytes) -> dict:
+        path = out / name
+        path.write_bytes(data)
         written.append(path)
-
-    for path in map(Path, existing):
-        name, suffix = path.stem, path.suffix
-        if suffix == ".csv":
-            head = pd.read_csv(path, dtype=str, keep_default_na=False)
-            frame = (frames or {}).get(name)
-            kinds = {str(c): (_column_kind(frame[c]) if frame is not None and c in frame else "str")
-                     for c in head.columns}
-            record(name, path, "table", rows=len(head), columns=kinds)
-        else:
-            record(name, path, "json" if suffix == ".json" else "text")
+        return {"file": name, "sha256": hashlib.sha256(data).hexdigest()}
 
     for name, df in tables.items():
-        kinds = {str(c): _column_kind(df[c]) for c in df.columns}
-        path = out / f"{name}.csv"
-        _to_csv_frame(df, kinds).to_csv(path, index=False)
-        record(name, path, "table", rows=len(df), columns=kinds)
+        kinds = column_kinds(df)
+        text, twin = table_files(df, kinds, parquet=len(df) >= PARQUET_ROWS)
+        entry = {**put(f"{name}.csv", text), "kind": "table", "rows": len(df), "columns": kinds}
+        if twin is not None:
+            entry["parquet"] = put(f"{name}.parquet", twin)
+        files[name] = entry
     for name, obj in (json_files or {}).items():
-        path = out / f"{name}.json"
-        path.write_text(json.dumps(obj, indent=2) + "\n", encoding="utf-8")
-        record(name, path, "json")
-    for name, text in (texts or {}).items():
-        path = out / f"{name}.tex"
-        path.write_text(text, encoding="utf-8")
-        record(name, path, "text")
+        data = (json.dumps(obj, indent=2) + "\n").encode("utf-8")
+        files[name] = {**put(f"{name}.json", data), "kind": "json"}
+    for name, tex in (texts or {}).items():
+        files[name] = {**put(f"{name}.tex", tex.encode("utf-8")), "kind": "text"}
     manifest = {
         "format": BUNDLE_FORMAT,
         "format_version": BUNDLE_VERSION,
@@ -256,71 +217,79 @@ def write_bundle(
     return written
 
 
-def open_bundle(path: str | Path) -> Bundle:
-    """Reopen a bundle written by :func:`write_bundle` without recomputing anything.
+def open_bundle(path: str | Path, label: str | None = None) -> Bundle:
+    """Reopen a bundle written by :func:`write_bundle` without recomputing anything, after
+    checking everything it holds.
+
+    Parameters
+    ----------
+    path : path
+        The bundle folder.
+    label : str, optional
+        How errors name the bundle (``results.zip`` for an unpacked upload: ``results.zip:
+        pairs.csv``); default: the folder's path.
 
     Raises
     ------
     UnanimityError
-        No manifest (not a bundle, or written before bundles had one), another format or format
-        version, a listed file missing, or a file whose SHA-256 differs from the manifest's.
+        One line naming the file and what is wrong: no manifest (not a bundle, or written before
+        bundles had one), another format or format version, a manifest that breaks its schema
+        (a key missing or of the wrong type, an unknown column kind, nesting too deep), a listed
+        file missing, a symbolic link or not a regular file, a file whose SHA-256 differs from
+        the manifest's, a JSON file that is not JSON, a text that is not UTF-8, or a table that
+        is not CSV or whose first bad cell (row and column named) does not fit its column's kind.
     """
     root = Path(path)
-    mpath = root / MANIFEST
-    if not mpath.is_file():
+
+    def shown(name: str) -> str:
+        return f"{label}: {name}" if label else str(root / name)
+
+    if not os.path.lexists(root / MANIFEST):
         hint = (" (a comparison folder written before bundles had a manifest: rerun "
                 "`unanimity compare ... --out DIR`)" if (root / "pairs.csv").is_file() else "")
-        raise UnanimityError(f"{root}: not a comparison bundle, no {MANIFEST}{hint}")
-    try:
-        manifest = json.loads(mpath.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise UnanimityError(f"{mpath}: unreadable manifest: {exc}") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != BUNDLE_FORMAT:
-        raise UnanimityError(f"{mpath}: not a {BUNDLE_FORMAT} manifest")
-    version = manifest.get("format_version")
-    if version != BUNDLE_VERSION:
-        age = "an older" if isinstance(version, int) and version < BUNDLE_VERSION else "another"
-        raise UnanimityError(
-            f"{root}: bundle format version {version} (written by unanimity "
-            f"{manifest.get('package_version', '?')}) is {age} version; this unanimity "
-            f"({__version__}) reads format version {BUNDLE_VERSION} only: rerun "
-            f"`unanimity compare ... --out DIR` to rebuild it")
-    files = manifest.get("files")
-    if not isinstance(files, dict) or not all(
-            isinstance(e, dict) and {"file", "kind", "sha256"} <= set(e)
-            and (e["kind"] != "table" or isinstance(e.get("columns"), dict))
-            for e in files.values()):
-        raise UnanimityError(f"{mpath}: malformed manifest (files need file, kind, sha256 and, "
-                             "for tables, columns)")
-    tables, jsons, texts = {}, {}, {}
-    for name, entry in files.items():
-        if not _plain_name(entry["file"]):
-            raise UnanimityError(f"{mpath}: file {entry['file']!r} is not a plain file name of "
-                                 "the bundle folder")
-        fpath = root / entry["file"]
-        if not fpath.is_file():
-            raise UnanimityError(f"{fpath}: listed in the manifest but missing")
-        digest = _sha256_file(fpath)
+        raise UnanimityError(f"{label or root}: not a comparison bundle, no {MANIFEST}{hint}")
+    budget = Budget.from_env()
+    meter = Meter(budget)
+    mlabel = shown(MANIFEST)
+    manifest = load_json(read_member(root, MANIFEST, mlabel, budget), mlabel, MAX_MANIFEST_BYTES)
+    version = check_version(manifest, mlabel, label or str(root), __version__)
+    manifest = check_manifest(manifest, mlabel)
+
+    def verified(entry: dict) -> bytes:
+        flabel = shown(entry["file"])
+        data = read_member(root, entry["file"], flabel, budget)
+        meter.check(flabel, len(data), len(data), final=True)
+        digest = hashlib.sha256(data).hexdigest()
         if digest != entry["sha256"]:
             raise UnanimityError(
-                f"{fpath}: contents changed after the bundle was written (SHA-256 {digest[:12]}... "
-                f"instead of {entry['sha256'][:12]}...); refusing a tampered bundle")
+                f"{flabel}: contents changed after the bundle was written (SHA-256 "
+                f"{digest[:12]}... instead of {entry['sha256'][:12]}...); refusing a tampered "
+                "bundle")
+        return data
+
+    tables, jsons, texts = {}, {}, {}
+    for name, entry in manifest["files"].items():
+        data, flabel = verified(entry), shown(entry["file"])
         if entry["kind"] == "table":
-            df = _from_csv(fpath, entry["columns"])
-            if len(df) != entry.get("rows", len(df)):
-                raise UnanimityError(f"{fpath}: {len(df)} rows, the manifest says {entry['rows']}")
+            twin = entry.get("parquet")
+            if twin is not None:
+                plabel = shown(twin["file"])
+                df = read_parquet_table(MemberNode(verified(twin), plabel, meter),
+                                        entry["columns"], plabel)
+            else:
+                df = read_csv_table(data, entry["columns"], flabel, neutralised=version >= 3)
+            if len(df) != entry["rows"]:
+                raise UnanimityError(f"{flabel}: {len(df)} rows, the manifest says "
+                                     f"{entry['rows']}")
             tables[name] = df
         elif entry["kind"] == "json":
-            jsons[name] = json.loads(fpath.read_text(encoding="utf-8"))
+            jsons[name] = load_json(data, flabel, MAX_JSON_BYTES)
         else:
-            texts[name] = fpath.read_text(encoding="utf-8")
+            try:
+                texts[name] = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise UnanimityError(f"{flabel}: not UTF-8 text (byte {exc.start})") from None
     return Bundle(root, manifest, tables, jsons, texts)
-
-
-def _plain_name(name: object) -> bool:
-    """A file name inside the bundle folder: no folder part, not hidden, not ``..``."""
-    return (isinstance(name, str) and bool(name) and "/" not in name and "\\" not in name
-            and not name.startswith(".") and "\0" not in name)
 
 
 def write_comparison_bundle(
@@ -347,21 +316,16 @@ def write_comparison_bundle(
     ranking tables cut to ``latex_top`` rows, then ``extra_latex``), and the manifest.
     """
 
-    written = result.write(out_dir, latex=False)
     ranking = ranking_from_comparison(result)
-    frames = {"pairs": result.pairs, "systems": result.systems,
-              "threshold_curve": result.threshold_curve, "tests": result.tests,
-              "delta_f_vs_uir": result.delta_f_vs_uir["points"],
-              "weakest_metric": result.weakest_metric["points"],
-              "cross_testbed": result.cross_testbed}
-    frames = {k: v for k, v in frames.items() if v is not None}
-    tables = {"ranking": ranking.to_csv_frame(), "ranking_order": ranking.to_dataframe(),
-              "ranking_hasse": ranking.hasse, **dict(extra_tables or {})}
+    tables = {**result.csv_tables(), "ranking": ranking.to_csv_frame(),
+              "ranking_order": ranking.to_dataframe(), "ranking_hasse": ranking.hasse,
+              **dict(extra_tables or {})}
     texts = None
     if latex:
         texts = {"report": "\n".join([result.to_latex(top=latex_top), *extra_latex])}
-    return write_bundle(out_dir, tables, json_files=_jsonable(dict(extra_json or {})), texts=texts,
-                        inputs=inputs, options=options, existing=written, frames=frames)
+    json_files = {"summary": result.summary(), **_jsonable(dict(extra_json or {}))}
+    return write_bundle(out_dir, tables, json_files=json_files, texts=texts, inputs=inputs,
+                        options=options)
 
 
 def _jsonable(obj):
@@ -396,5 +360,6 @@ def bundle_info(path: str | Path, as_json: bool = False, shown_as: str | None = 
     print("files (fingerprints verified):")
     for entry in m["files"].values():
         rows = f"{entry['rows']} rows" if entry["kind"] == "table" else entry["kind"]
-        print(f"  {entry['file']:<28} {rows}")
+        twin = f" (and {entry['parquet']['file']})" if entry.get("parquet") else ""
+        print(f"  {entry['file']:<28} {rows}{twin}")
     return 0

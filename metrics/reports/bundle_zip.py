@@ -3,22 +3,32 @@ budget, then opened and verified by :func:`metrics.reports.bundle.open_bundle` (
 "Bundles").
 
 Only what the manifest lists is taken out of the archive: ``manifest.json`` at the top of the zip
-or of its one top folder, then each listed file by its plain name (no folder part, no ``..``),
-read through :class:`metrics.io.archive.ZipArchive` (decompression budget, member limits,
-corrupt data refused, ``docs/input-safety.md``). Nothing else in the zip is written anywhere.
+or of its one top folder, checked against the manifest's schema before anything is written
+(:mod:`metrics.reports.bundle_manifest`, the same checks as the folder route), then each listed
+file by its plain name (no folder part, no ``..``), read through
+:class:`metrics.io.archive.ZipArchive` (decompression budget, member limits, a member listed
+twice refused, corrupt data refused, ``docs/input-safety.md``). Nothing else in the zip is
+written anywhere; the unpacked folder is then opened by
+:func:`metrics.reports.bundle.open_bundle`, as a folder given on the command line is.
 """
 
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 from typing import BinaryIO
 
+from metrics import __version__
 from metrics.errors import UnanimityError
 from metrics.io.archive import ZipArchive
 from metrics.io.source import Meter
-from metrics.reports.bundle import BUNDLE_FORMAT, MANIFEST, Bundle, _plain_name, open_bundle
+from metrics.reports.bundle import BUNDLE_FORMAT, MANIFEST, Bundle, open_bundle
+from metrics.reports.bundle_manifest import (
+    MAX_MANIFEST_BYTES,
+    check_manifest,
+    check_version,
+    load_json,
+)
 
 __all__ = ["bundle_zip_manifest", "unpack_bundle_zip"]
 
@@ -38,12 +48,10 @@ def _manifest_node(archive: ZipArchive):
 
 
 def _read_manifest(node, label: str) -> tuple[bytes, object]:
-    """The manifest's bytes and its parsed JSON (any JSON value: the callers check the shape)."""
+    """The manifest's bytes and its parsed JSON (size, encoding and depth checked; any JSON
+    value: the callers check the shape)."""
     raw = node.read_bytes()
-    try:
-        return raw, json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UnanimityError(f"{label}: {MANIFEST}: unreadable manifest ({exc})") from None
+    return raw, load_json(raw, f"{label}: {MANIFEST}", MAX_MANIFEST_BYTES)
 
 
 def _archive(data: bytes | BinaryIO, label: str) -> ZipArchive:
@@ -89,8 +97,9 @@ def unpack_bundle_zip(data: bytes | BinaryIO, dest: str | Path, label: str) -> B
     Raises
     ------
     UnanimityError
-        Not a bundle, a listed file missing or not a plain name, over the budget, or any refusal
-        of :func:`metrics.reports.bundle.open_bundle` (other format version, changed contents).
+        Not a bundle, a manifest that breaks its schema, a listed file missing, in the zip twice
+        or not a plain name, over the budget, or any refusal of
+        :func:`metrics.reports.bundle.open_bundle` (changed contents, a bad cell).
     """
     out = Path(dest)
     archive = _archive(data, label)
@@ -100,21 +109,19 @@ def unpack_bundle_zip(data: bytes | BinaryIO, dest: str | Path, label: str) -> B
             raise UnanimityError(f"{label}: no {MANIFEST} at the top of the zip: not a "
                                  "comparison bundle (`unanimity compare ... --out DIR` writes one)")
         raw, manifest = _read_manifest(node, label)
-        files = manifest.get("files") if isinstance(manifest, dict) else None
-        if not isinstance(files, dict):
-            raise UnanimityError(f"{label}: {MANIFEST}: not a {BUNDLE_FORMAT} manifest")
+        mlabel = f"{label}: {MANIFEST}"
+        check_version(manifest, mlabel, label, __version__)
+        manifest = check_manifest(manifest, mlabel)
         out.mkdir(parents=True, exist_ok=True)
-        for entry in files.values():
-            name = entry.get("file") if isinstance(entry, dict) else None
-            if not _plain_name(name):
-                raise UnanimityError(f"{label}: {MANIFEST} lists {name!r}, not a plain file name "
-                                     "of the bundle")
-            member = top.child(name)
-            if member is None or not member.is_file():
-                raise UnanimityError(f"{label}: {name} is listed in the manifest but missing "
-                                     "from the zip")
-            (out / str(name)).write_bytes(member.read_bytes())
+        for entry in manifest["files"].values():
+            twin = entry.get("parquet")
+            for name in [entry["file"], *([twin["file"]] if twin else [])]:
+                member = top.child(name)
+                if member is None or not member.is_file():
+                    raise UnanimityError(f"{label}: {name} is listed in the manifest but "
+                                         "missing from the zip")
+                (out / name).write_bytes(member.read_bytes())
         (out / MANIFEST).write_bytes(raw)
     finally:
         archive.close()
-    return open_bundle(out)
+    return open_bundle(out, label=label)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from metrics.comparison.tie_ranking import ranking_from_comparison
 from metrics.comparison.uir import UIRMatrix
 from metrics.reports.latex import LATEX_TOP, latex_escape, shown_note
 from metrics.reports.pair_report import PairReport, pair_report
+from metrics.reports.table_output import write_table
 
 __all__ = ["CampaignComparison"]
 
@@ -139,16 +139,26 @@ class CampaignComparison:
             "cross_testbed": _records(self.cross_testbed),
         }
 
-    def _csv_frame(self, df: pd.DataFrame, list_columns: Sequence[str]) -> pd.DataFrame:
-        out = df.copy()
-        for c in list_columns:
-            if c in out:
-                out[c] = [
-                    ";".join(format(x, ".10g") if isinstance(x, float) else str(x) for x in v)
-                    if isinstance(v, (list, tuple)) else v
-                    for v in out[c]
-                ]
-        return out
+    def csv_tables(self) -> dict[str, pd.DataFrame]:
+        """The tables :meth:`write` writes, by file stem: ``pairs``, ``systems``,
+        ``threshold_curve``, ``tests`` (with a test), ``delta_f_vs_uir``, ``weakest_metric``,
+        ``cross_testbed`` (with test beds)."""
+        tables = {"pairs": self.pairs, "systems": self.systems,
+                  "threshold_curve": self.threshold_curve, "tests": self.tests,
+                  "delta_f_vs_uir": self.delta_f_vs_uir.points,
+                  "weakest_metric": self.weakest_metric.points,
+                  "cross_testbed": self.cross_testbed}
+        return {k: v for k, v in tables.items() if v is not None}
+
+    def summary(self) -> dict:
+        """The contents of ``summary.json``: parameters, sizes and the two correlations."""
+        return {
+            "parameters": _jsonable(self.parameters),
+            "n_systems": len(self.systems),
+            "n_pairs": len(self.pairs),
+            "delta_f_vs_uir_pearson_r": _jsonable(self.delta_f_vs_uir.pearson_r),
+            "weakest_metric_pearson_r": _jsonable(self.weakest_metric.pearson_r),
+        }
 
     def to_latex(self, max_pairs: int | None = 40, level: float = 0.05,
                  top: int | None = LATEX_TOP, ranking: bool = True) -> str:
@@ -229,37 +239,19 @@ class CampaignComparison:
         return "\n".join(lines)
 
     def write(self, out_dir, latex: bool = False) -> list[Path]:
-        """Write ``pairs.csv``, ``systems.csv``, ``threshold_curve.csv``, ``tests.csv`` (with a
-        test), ``delta_f_vs_uir.csv``, ``weakest_metric.csv``, ``cross_testbed.csv`` (with test
-        beds), ``summary.json`` and, with ``latex=True``, ``report.tex``. Lists are written
-        ``;``-separated. Returns the paths written."""
+        """Write :meth:`csv_tables` as CSV through the output policy
+        (:mod:`metrics.reports.table_output`: formulas neutralised, lists ``;``-separated),
+        ``summary.json`` and, with ``latex=True``, ``report.tex``. Returns the paths written.
+        (``unanimity compare --out`` writes the bundle instead: :mod:`metrics.reports.bundle`.)"""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         written: list[Path] = []
-
-        def put(name: str, df: pd.DataFrame) -> None:
-            path = out / name
-            df.to_csv(path, index=False)
+        for name, df in self.csv_tables().items():
+            path = out / f"{name}.csv"
+            write_table(df, path)
             written.append(path)
-
-        put("pairs.csv", self._csv_frame(self.pairs, ["crossings"]))
-        put("systems.csv", self._csv_frame(self.systems, ["improved_systems"]))
-        put("threshold_curve.csv", self.threshold_curve)
-        if self.tests is not None:
-            put("tests.csv", self.tests)
-        put("delta_f_vs_uir.csv", self.delta_f_vs_uir.points)
-        put("weakest_metric.csv", self.weakest_metric.points)
-        if self.cross_testbed is not None:
-            put("cross_testbed.csv", self.cross_testbed)
-        summary = {
-            "parameters": _jsonable(self.parameters),
-            "n_systems": len(self.systems),
-            "n_pairs": len(self.pairs),
-            "delta_f_vs_uir_pearson_r": _jsonable(self.delta_f_vs_uir.pearson_r),
-            "weakest_metric_pearson_r": _jsonable(self.weakest_metric.pearson_r),
-        }
         path = out / "summary.json"
-        path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        path.write_text(json.dumps(self.summary(), indent=2) + "\n", encoding="utf-8")
         written.append(path)
         if latex:
             path = out / "report.tex"
