@@ -28,7 +28,8 @@ from metrics.report import LoadNote
 # document organisations (docs/organisation.md)
 from metrics.io.organisation import (load_organisation_files, load_organisation_folder,
                                      looks_like_organisation)
-from metrics.io.trec import is_trec_folder, load_trec_files, load_trec_folder, looks_like_trec
+from metrics.io.trec import (is_trec_folder, load_trec_files, load_trec_folder,
+                             looks_like_commented_trec, looks_like_trec)
 
 __all__ = ["FORMATS", "detect_format", "load", "load_files", "read_clustering"]
 
@@ -93,7 +94,8 @@ def detect_format(path: object) -> str:
         return "long"
     if conllu.looks_like_conllu(first):
         return "conllu"
-    if looks_like_trec(first):  # qrels or run lines
+    if looks_like_trec(first) or (first.lstrip().startswith("#")  # qrels or run lines
+                                  and looks_like_commented_trec(node.head())):
         return "trec"
     if semeval.looks_like_semeval(first):
         return "semeval"
