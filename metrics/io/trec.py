@@ -24,6 +24,7 @@ reported.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 import pyarrow as pa
@@ -100,20 +101,28 @@ def _object(values: pa.Array) -> np.ndarray:
     return np.asarray(values.to_numpy(zero_copy_only=False), dtype=object)
 
 
-def _gold(cols: TrecColumns, doc: np.ndarray, n_topics: int, topic: np.ndarray,
-          doc_ids: np.ndarray, topics: np.ndarray) -> RankedList:
+def _local_docs(cols: TrecColumns) -> tuple[np.ndarray, pa.Array]:
+    """The file's document ids coded over its own distinct ids sorted in byte order (the
+    order of codes is the order of ids), and those ids."""
+    encoded = pc.dictionary_encode(cols.docid)
+    rank, ids = _sorted_dictionary(encoded.dictionary)
+    return rank[encoded.indices.to_numpy()], ids
+
+
+def _gold(cols: TrecColumns, doc: np.ndarray, ids: pa.Array, topic: np.ndarray,
+          topics: np.ndarray) -> RankedList:
     """The qrels coded: one row per judged (topic, document); a grade on a level."""
     grade = cols.value
-    key = topic.astype(np.int64) * max(doc_ids.size, 1) + doc
+    key = topic.astype(np.int64) * max(len(ids), 1) + doc
     order = np.argsort(key, kind="stable")
     same = np.flatnonzero(key[order][1:] == key[order][:-1])
     clash = same[grade[order][same + 1] != grade[order][same]]
     if clash.size:
         a, b = order[clash[0]], order[clash[0] + 1]
         raise CampaignFormatError(
-            cols.source, f"document {doc_ids[doc[b]]!r} of topic {topics[topic[b]]!r} judged "
-            f"twice with different grades ({grade[a]} on line {cols.line(a)}, {grade[b]})",
-            cols.line(b))
+            cols.source, f"document {ids[int(doc[b])].as_py()!r} of topic "
+            f"{topics[topic[b]]!r} judged twice with different grades ({grade[a]} on line "
+            f"{cols.line(a)}, {grade[b]})", cols.line(b))
     notes = list(cols.notes)
     if same.size:
         notes.append(LoadNote(cols.source, f"{same.size} duplicate row(s) of the gold skipped "
@@ -170,27 +179,34 @@ def _run(cols: TrecColumns, system: str, doc: np.ndarray, topic: np.ndarray,
 def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> RankedCampaign:
     """A qrels file and run files (system name -> path or node) coded as ranked lists.
 
-    Every file goes through :func:`~metrics.io.trec_text.read_trec_columns`; document ids are
-    coded once over the qrels and every run, in byte order.
+    Every file goes through :func:`~metrics.io.trec_text.read_trec_columns` and is coded
+    over its own document ids right away (what trec_eval's order needs); the codes then move to
+    one dictionary of every document id of the campaign, in byte order.
     """
     qrels = _columns(qrels_path, "qrels")
-    runs = {name: _columns(p, "run") for name, p in run_paths.items()}
-    docs = pc.dictionary_encode(pa.chunked_array([qrels.docid] + [r.docid for r in runs.values()],
-                                                 type=pa.string()))
-    rank, doc_sorted = _sorted_dictionary(docs.chunk(0).dictionary)
-    codes = [rank[c.indices.to_numpy()] for c in docs.chunks]
-    del docs
-    topic_values = pc.unique(qrels.qid)
-    _, topic_sorted = _sorted_dictionary(topic_values)
-    topics, doc_ids = _object(topic_sorted), _object(doc_sorted)
+    _, topic_ids = _sorted_dictionary(pc.unique(qrels.qid))
+    topics = _object(topic_ids)
 
     def topic_code(cols: TrecColumns) -> np.ndarray:
-        return pc.index_in(cols.qid, value_set=topic_sorted).fill_null(-1).to_numpy()
+        return pc.index_in(cols.qid, value_set=topic_ids).fill_null(-1).to_numpy()
 
-    gold = _gold(qrels, codes[0], topics.size, topic_code(qrels), doc_ids, topics)
-    coded = {name: _run(cols, name, code, topic_code(cols), max(doc_ids.size, 1))
-             for (name, cols), code in zip(runs.items(), codes[1:])}
-    return RankedCampaign(topics=topics, doc_ids=doc_ids, gold=gold, runs=coded)
+    doc, ids = _local_docs(qrels)
+    gold = _gold(qrels, doc, ids, topic_code(qrels), topics)
+    runs: dict[str, RankedList] = {}
+    local_ids = [ids]
+    del qrels
+    for name, path in run_paths.items():  # one file at a time: only its coded rows are kept
+        cols = _columns(path, "run")
+        doc, ids = _local_docs(cols)
+        runs[name] = _run(cols, name, doc, topic_code(cols), max(len(ids), 1))
+        local_ids.append(ids)
+    # one dictionary of every document id; a list's codes move to it in the same order
+    encoded = pc.dictionary_encode(pa.chunked_array(local_ids, type=pa.string()))
+    rank, doc_ids = _sorted_dictionary(encoded.chunk(0).dictionary)
+    moved = [replace(lst, doc=rank[chunk.indices.to_numpy()][lst.doc])
+             for lst, chunk in zip([gold, *runs.values()], encoded.chunks)]
+    return RankedCampaign(topics=topics, doc_ids=_object(doc_ids), gold=moved[0],
+                          runs=dict(zip(runs, moved[1:])))
 
 
 def _build(qrels_path: object, run_paths: list, name: str, source: str,

@@ -28,6 +28,7 @@ import numpy as np
 
 from metrics.campaign import Campaign, Membership
 from metrics.errors import UnanimityError
+from metrics.organisation.ir_support import ir_provider
 from metrics.organisation.ranked_lists import RankedMemberships
 
 __all__ = ["parse_ir_measure", "ir_scores", "qrels_dict", "run_dict"]
@@ -110,13 +111,11 @@ def ir_scores(campaign: Campaign, systems: Sequence[str], names: Sequence[str]
     -------
     dict name -> ndarray (n_systems, n_topics).
     """
-    import ir_measures  # noqa: PLC0415
-
     measures = [parse_ir_measure(n) for n in names]
     by_name = {str(m): i for i, m in enumerate(measures)}
     topic_pos = {str(t): i for i, t in enumerate(campaign.topics)}
     out = np.zeros((len(names), len(systems), campaign.n_topics))
-    evaluator = ir_measures.evaluator(measures, qrels_dict(campaign))
+    evaluator = ir_provider().evaluator(measures, qrels_dict(campaign))
     for s, system in enumerate(systems):
         for rec in evaluator.iter_calc(run_dict(campaign, system)):
             t = topic_pos.get(str(rec.query_id))

@@ -92,6 +92,9 @@ class RankedMemberships(Mapping):
             made = self._made[system] = _membership(lst, np.searchsorted(self._item_keys, key))
         return made
 
+    def __contains__(self, system: object) -> bool:
+        return system in self.ranked.runs  # without making the membership
+
     def __iter__(self):
         return iter(self.ranked.runs)
 
