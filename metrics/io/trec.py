@@ -35,7 +35,7 @@ from metrics.errors import CampaignFormatError
 from metrics.io.build import default_testbed_rule, testbeds_from_rule
 from metrics.io.source import as_node
 from metrics.io.text import strip_extensions
-from metrics.io.trec_text import TrecColumns, read_trec_columns
+from metrics.io.trec_text import POOL, TrecColumns, read_trec_columns
 from metrics.organisation.ranked_lists import RankedCampaign, RankedList, ranking_campaign
 from metrics.report import ClusteringReport, LoadNote
 
@@ -91,10 +91,10 @@ def _columns(path: object, kind: str) -> TrecColumns:
 def _sorted_dictionary(values: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """Rank of each value of a dictionary in byte order (trec_eval's ``strcmp``), and the
     dictionary sorted."""
-    order = pc.array_sort_indices(values).to_numpy()
+    order = pc.array_sort_indices(values, memory_pool=POOL).to_numpy()
     rank = np.empty(order.size, dtype=np.int32)
     rank[order] = np.arange(order.size, dtype=np.int32)
-    return rank, values.take(order)
+    return rank, pc.take(values, order, memory_pool=POOL)
 
 
 def _object(values: pa.Array) -> np.ndarray:
@@ -104,7 +104,7 @@ def _object(values: pa.Array) -> np.ndarray:
 def _local_docs(cols: TrecColumns) -> tuple[np.ndarray, pa.Array]:
     """The file's document ids coded over its own distinct ids sorted in byte order (the
     order of codes is the order of ids), and those ids."""
-    encoded = pc.dictionary_encode(cols.docid)
+    encoded = pc.dictionary_encode(cols.docid, memory_pool=POOL)
     rank, ids = _sorted_dictionary(encoded.dictionary)
     return rank[encoded.indices.to_numpy()], ids
 
@@ -148,7 +148,7 @@ def _run(cols: TrecColumns, system: str, doc: np.ndarray, topic: np.ndarray,
     known = topic >= 0
     extra_topics: list[str] = []
     if not known.all():
-        extra_topics = sorted(map(str, pc.unique(cols.qid.filter(pa.array(~known))).to_pylist()))
+        extra_topics = sorted(map(str, pc.unique(pc.filter(cols.qid, pa.array(~known))).to_pylist()))
         notes.append(LoadNote(cols.source, f"{len(extra_topics)} topic(s) not in the gold "
                               f"ignored ({int((~known).sum())} rows), e.g. {extra_topics[0]!r}"))
     ranked = np.lexsort((-doc, -cols.value.astype(np.float32), topic))
@@ -188,7 +188,8 @@ def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> Ra
     topics = _object(topic_ids)
 
     def topic_code(cols: TrecColumns) -> np.ndarray:
-        return pc.index_in(cols.qid, value_set=topic_ids).fill_null(-1).to_numpy()
+        found = pc.index_in(cols.qid, value_set=topic_ids, memory_pool=POOL)
+        return pc.fill_null(found, -1).to_numpy()
 
     doc, ids = _local_docs(qrels)
     gold = _gold(qrels, doc, ids, topic_code(qrels), topics)
@@ -201,7 +202,8 @@ def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> Ra
         runs[name] = _run(cols, name, doc, topic_code(cols), max(len(ids), 1))
         local_ids.append(ids)
     # one dictionary of every document id; a list's codes move to it in the same order
-    encoded = pc.dictionary_encode(pa.chunked_array(local_ids, type=pa.string()))
+    encoded = pc.dictionary_encode(pa.chunked_array(local_ids, type=pa.string()),
+                                   memory_pool=POOL)
     rank, doc_ids = _sorted_dictionary(encoded.chunk(0).dictionary)
     moved = [replace(lst, doc=rank[chunk.indices.to_numpy()][lst.doc])
              for lst, chunk in zip([gold, *runs.values()], encoded.chunks)]

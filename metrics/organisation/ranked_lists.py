@@ -19,7 +19,6 @@ import numpy as np
 
 from metrics.campaign import Campaign, Membership
 from metrics.errors import CampaignFormatError
-from metrics.organisation._sorted import unique_int
 from metrics.report import ClusteringReport, LoadNote, ValidationReport
 
 __all__ = ["RankedList", "RankedCampaign", "RankedMemberships", "ranking_campaign"]
@@ -115,9 +114,12 @@ def ranking_campaign(ranked: RankedCampaign, *, name: str, source: str,
     """
     n_docs = max(int(ranked.doc_ids.size), 1)
     lists = [ranked.gold, *ranked.runs.values()]
-    # each list is sorted by (topic, document): the stable sort merges the sorted runs cheaply
-    item_keys = unique_int(np.concatenate(
-        [lst.topic.astype(np.int64) * n_docs + lst.doc for lst in lists]))
+    # each list is sorted by (topic, document): the stable sort, in place, merges the sorted
+    # runs cheaply and without an index array
+    keys = np.concatenate([lst.topic.astype(np.int64) * n_docs + lst.doc for lst in lists])
+    keys.sort(kind="stable")
+    item_keys = keys[np.r_[True, keys[1:] != keys[:-1]]]
+    del keys
     item_topic = (item_keys // n_docs).astype(np.int32)
     item_ids = ranked.doc_ids[item_keys % n_docs]
     n_topics = int(ranked.topics.size)
@@ -125,7 +127,7 @@ def ranking_campaign(ranked: RankedCampaign, *, name: str, source: str,
     gold_keys = ranked.gold.topic.astype(np.int64) * n_docs + ranked.gold.doc
     gold = _membership(ranked.gold, np.searchsorted(item_keys, gold_keys))
     g_rep = ranked.gold.report
-    g_rep.items, g_rep.topics = ranked.gold.n_rows, n_topics
+    g_rep.items, g_rep.topics = ranked.gold.n_rows, n_topics  # one row per item
     reports: dict[str, ClusteringReport] = {}
     for system, lst in ranked.runs.items():
         rep = lst.report
