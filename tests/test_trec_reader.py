@@ -244,3 +244,15 @@ def test_trec_dl_2019_rewritten_any_way_scores_as_the_original(tmp_path):
     dirty = _table(load(_dirty_copy(TREC_DL, tmp_path / "dl", 3)), metrics)
     assert len(clean) == 37 * 43 * len(metrics)
     pd.testing.assert_series_equal(clean, dirty)
+
+
+def test_trec_order_by_one_key_equals_the_three_key_sort():
+    from metrics.io.trec import _trec_order  # noqa: PLC0415
+
+    rng = np.random.default_rng(5)
+    topic = rng.integers(-1, 4, 500).astype(np.int32)
+    score = rng.choice([0.3, 0.30000001, -0.0, 0.0, 2.5, -1.0], 500)
+    doc = rng.permutation(500).astype(np.int32)
+    want = np.lexsort((-doc, -score.astype(np.float32), topic))
+    assert np.array_equal(_trec_order(topic, score, doc, 500), want)
+    assert np.array_equal(_trec_order(topic, score, doc, 2 ** 62), want)  # the lexsort route

@@ -83,6 +83,9 @@ def trec_run_name(path: object) -> str:
     return name[:-4] if name.lower().endswith(".run") else name
 
 
+_NO_IDS = pa.array([], type=pa.string())
+
+
 def _columns(path: object, kind: str) -> TrecColumns:
     node = as_node(path)
     return read_trec_columns(node.read_bytes(), kind, str(node))
@@ -101,28 +104,20 @@ def _object(values: pa.Array) -> np.ndarray:
     return np.asarray(values.to_numpy(zero_copy_only=False), dtype=object)
 
 
-def _local_docs(cols: TrecColumns) -> tuple[np.ndarray, pa.Array]:
-    """The file's document ids coded over its own distinct ids sorted in byte order (the
-    order of codes is the order of ids), and those ids."""
-    encoded = pc.dictionary_encode(cols.docid, memory_pool=POOL)
-    rank, ids = _sorted_dictionary(encoded.dictionary)
-    return rank[encoded.indices.to_numpy()], ids
-
-
-def _gold(cols: TrecColumns, doc: np.ndarray, ids: pa.Array, topic: np.ndarray,
+def _gold(cols: TrecColumns, doc: np.ndarray, topic: np.ndarray, doc_ids: np.ndarray,
           topics: np.ndarray) -> RankedList:
     """The qrels coded: one row per judged (topic, document); a grade on a level."""
     grade = cols.value
-    key = topic.astype(np.int64) * max(len(ids), 1) + doc
+    key = topic.astype(np.int64) * max(doc_ids.size, 1) + doc
     order = np.argsort(key, kind="stable")
     same = np.flatnonzero(key[order][1:] == key[order][:-1])
     clash = same[grade[order][same + 1] != grade[order][same]]
     if clash.size:
         a, b = order[clash[0]], order[clash[0] + 1]
         raise CampaignFormatError(
-            cols.source, f"document {ids[int(doc[b])].as_py()!r} of topic "
-            f"{topics[topic[b]]!r} judged twice with different grades ({grade[a]} on line "
-            f"{cols.line(a)}, {grade[b]})", cols.line(b))
+            cols.source, f"document {doc_ids[doc[b]]!r} of topic {topics[topic[b]]!r} judged "
+            f"twice with different grades ({grade[a]} on line {cols.line(a)}, {grade[b]})",
+            cols.line(b))
     notes = list(cols.notes)
     if same.size:
         notes.append(LoadNote(cols.source, f"{same.size} duplicate row(s) of the gold skipped "
@@ -139,19 +134,40 @@ def _gold(cols: TrecColumns, doc: np.ndarray, ids: pa.Array, topic: np.ndarray,
                       weight=g.astype(np.float64), report=report)
 
 
+def _trec_order(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, n_docs: int
+                ) -> np.ndarray:
+    """Row order by topic, then score descending compared in single precision, then document
+    code descending: one sort of a composite integer key (ranks of the distinct scores), or a
+    three-key lexsort when the key would not fit in 63 bits."""
+    neg = -score.astype(np.float32)
+    distinct = np.sort(neg)
+    distinct = distinct[np.r_[True, distinct[1:] != distinct[:-1]]] if neg.size else distinct
+    n_topics = int(topic.max(initial=-1)) + 2  # codes from -1 (a topic the qrels lack)
+    if n_topics * max(distinct.size, 1) * n_docs >= 2 ** 63:
+        return np.lexsort((-doc, neg, topic))
+    key = (topic.astype(np.int64) + 1) * distinct.size + np.searchsorted(distinct, neg)
+    return np.argsort(key * n_docs + (n_docs - 1 - doc.astype(np.int64)), kind="stable")
+
+
+def _extra_topics(cols: TrecColumns, topic: np.ndarray) -> list[str]:
+    """The topics of a run that the qrels lack (their rows are ignored, with a note)."""
+    known = topic >= 0
+    if known.all():
+        return []
+    return sorted(map(str, pc.unique(pc.filter(cols.qid, pa.array(~known))).to_pylist()))
+
+
 def _run(cols: TrecColumns, system: str, doc: np.ndarray, topic: np.ndarray,
-         n_docs: int) -> RankedList:
+         extra_topics: list[str], n_docs: int) -> RankedList:
     """A run coded: levels in trec_eval's order (score descending, compared in single
     precision as trec_eval holds scores; ties by document id descending), 1, 2, ... per topic;
     rows then kept in (topic, document) order."""
     notes = list(cols.notes)
     known = topic >= 0
-    extra_topics: list[str] = []
-    if not known.all():
-        extra_topics = sorted(map(str, pc.unique(pc.filter(cols.qid, pa.array(~known))).to_pylist()))
+    if extra_topics:
         notes.append(LoadNote(cols.source, f"{len(extra_topics)} topic(s) not in the gold "
                               f"ignored ({int((~known).sum())} rows), e.g. {extra_topics[0]!r}"))
-    ranked = np.lexsort((-doc, -cols.value.astype(np.float32), topic))
+    ranked = _trec_order(topic, cols.value, doc, n_docs)
     ranked = ranked[known[ranked]]
     t = topic[ranked]
     key = t.astype(np.int64) * n_docs + doc[ranked]
@@ -179,9 +195,9 @@ def _run(cols: TrecColumns, system: str, doc: np.ndarray, topic: np.ndarray,
 def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> RankedCampaign:
     """A qrels file and run files (system name -> path or node) coded as ranked lists.
 
-    Every file goes through :func:`~metrics.io.trec_text.read_trec_columns` and is coded
-    over its own document ids right away (what trec_eval's order needs); the codes then move to
-    one dictionary of every document id of the campaign, in byte order.
+    Every file goes through :func:`~metrics.io.trec_text.read_trec_columns`; the document ids
+    of all files are then coded over one dictionary sorted in byte order (trec_eval's
+    ``strcmp``), which orders each run.
     """
     qrels = _columns(qrels_path, "qrels")
     _, topic_ids = _sorted_dictionary(pc.unique(qrels.qid))
@@ -191,24 +207,33 @@ def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> Ra
         found = pc.index_in(cols.qid, value_set=topic_ids, memory_pool=POOL)
         return pc.fill_null(found, -1).to_numpy()
 
-    doc, ids = _local_docs(qrels)
-    gold = _gold(qrels, doc, ids, topic_code(qrels), topics)
-    runs: dict[str, RankedList] = {}
-    local_ids = [ids]
-    del qrels
-    for name, path in run_paths.items():  # one file at a time: only its coded rows are kept
+    # every file read once, its topics coded at once; its document ids kept as Arrow strings
+    files = [(None, _without_qid(qrels), topic_code(qrels), [])]
+    for name, path in run_paths.items():
         cols = _columns(path, "run")
-        doc, ids = _local_docs(cols)
-        runs[name] = _run(cols, name, doc, topic_code(cols), max(len(ids), 1))
-        local_ids.append(ids)
-    # one dictionary of every document id; a list's codes move to it in the same order
-    encoded = pc.dictionary_encode(pa.chunked_array(local_ids, type=pa.string()),
-                                   memory_pool=POOL)
-    rank, doc_ids = _sorted_dictionary(encoded.chunk(0).dictionary)
-    moved = [replace(lst, doc=rank[chunk.indices.to_numpy()][lst.doc])
-             for lst, chunk in zip([gold, *runs.values()], encoded.chunks)]
-    return RankedCampaign(topics=topics, doc_ids=_object(doc_ids), gold=moved[0],
-                          runs=dict(zip(runs, moved[1:])))
+        topic = topic_code(cols)
+        files.append((name, _without_qid(cols), topic, _extra_topics(cols, topic)))
+        del cols
+    # one dictionary of every document id, sorted once: codes follow trec_eval's strcmp
+    encoded = pc.dictionary_encode(pa.chunked_array([f[1].docid for f in files],
+                                                    type=pa.string()), memory_pool=POOL)
+    rank, doc_sorted = _sorted_dictionary(encoded.chunk(0).dictionary)
+    doc_ids = _object(doc_sorted)
+    n_docs = max(doc_ids.size, 1)
+    _, gold_cols, gold_topic, _ = files[0]
+    gold = _gold(gold_cols, rank[encoded.chunk(0).indices.to_numpy()], gold_topic, doc_ids,
+                 topics)
+    runs: dict[str, RankedList] = {}
+    for k, (name, cols, topic, extra) in enumerate(files[1:], start=1):
+        files[k] = None  # type: ignore[call-overload]  # its arrays go as its list is made
+        runs[name] = _run(cols, name, rank[encoded.chunk(k).indices.to_numpy()], topic, extra,
+                          n_docs)
+    return RankedCampaign(topics=topics, doc_ids=doc_ids, gold=gold, runs=runs)
+
+
+def _without_qid(cols: TrecColumns) -> TrecColumns:
+    """The columns once their topics are coded (the topic ids are no longer needed)."""
+    return replace(cols, qid=_NO_IDS)
 
 
 def _build(qrels_path: object, run_paths: list, name: str, source: str,
