@@ -188,7 +188,7 @@ def _run(cols: TrecColumns, system: str, doc: np.ndarray, topic: np.ndarray,
     report = ClusteringReport(name=system, sources=[cols.source], rows=cols.n_rows,
                               duplicate_rows=int((~kept).sum()), extra_topics=extra_topics,
                               notes=notes)
-    return RankedList(topic=topic[rows].astype(np.int32), doc=doc[rows],
+    return RankedList(topic=topic[rows].astype(np.int32, copy=False), doc=doc[rows],
                       level=level[by_key[~repeat]], weight=cols.value[rows], report=report)
 
 
@@ -217,6 +217,7 @@ def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> Ra
     # one dictionary of every document id, sorted once: codes follow trec_eval's strcmp
     encoded = pc.dictionary_encode(pa.chunked_array([f[1].docid for f in files],
                                                     type=pa.string()), memory_pool=POOL)
+    files = [(n, replace(c, docid=_NO_IDS), t, e) for n, c, t, e in files]  # ids now coded
     rank, doc_sorted = _sorted_dictionary(encoded.chunk(0).dictionary)
     doc_ids = _object(doc_sorted)
     n_docs = max(doc_ids.size, 1)
@@ -232,7 +233,8 @@ def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> Ra
 
 
 def _without_qid(cols: TrecColumns) -> TrecColumns:
-    """The columns once their topics are coded (the topic ids are no longer needed)."""
+    """The columns once their topics are coded (the topic ids are no longer needed; the
+    document ids go once they are coded too)."""
     return replace(cols, qid=_NO_IDS)
 
 

@@ -27,7 +27,6 @@ the same way. Text columns stay Arrow strings: no Python object per row.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -168,8 +167,9 @@ def _parse(data: bytes, sep: bytes, kind: str) -> pa.Table:
     types.update({"qid": pa.string(), "docid": pa.string()})
     types.update({"score": pa.float64()} if kind == "run" else {"grade": pa.int64()})
     return pacsv.read_csv(
-        io.BytesIO(data),
-        read_options=pacsv.ReadOptions(column_names=names, use_threads=False),
+        pa.BufferReader(data),  # the bytes read in place, as one block: no copy, one chunk
+        read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
+                                       block_size=min(max(len(data), 1 << 20), 1 << 30)),
         parse_options=pacsv.ParseOptions(delimiter=sep.decode(), quote_char=False,
                                          double_quote=False, escape_char=False),
         convert_options=pacsv.ConvertOptions(
