@@ -130,6 +130,16 @@ def test_ir_measures_equal_trec_eval_on_trec_dl_2019():
     ("x.run", "q1 Q0 d1 1 0.5 r\n\nq1 Q0 d2 2 0.4\n", 3, "found 5"),
     ("x.run", "q1 Q0 d1 1 0.5 r\n# c\nq1 Q0 d2 2 nan r\n", 3, "score nan is not a finite"),
     ("qrels.txt", "q1 0 d1 1\nq1 0 d2 1 extra\n", 2, "trec_eval refuses a field after"),
+    # NaN / inf refused alike in runs and qrels, any whitespace, with the line
+    ("x.run", "q1 Q0 d1 1 nan r\n", 1, "score nan is not a finite number"),
+    ("x.run", "# c\nq1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 -inf r\n", 3, "score -inf is not a finite"),
+    ("x.run", "q1 Q0 d1 1 0.5 r\n\n q1\tQ0 d2 2 Infinity r\r\n", 3, "score inf is not a finite"),
+    ("x.run", "q1 Q0 d1 1 0.5 r\n  q1  Q0  d2  2  0.4\n", 2, "found 5"),
+    ("qrels.txt", "q1 0 d1 1\n# c\nq1 0 d2 nan\n", 3, "grade 'nan' is not a whole number"),
+    ("qrels.txt", "q1 0 d1 1\nq1 0 d2 1.5\n", 2, "grade '1.5' is not a whole number"),
+    ("qrels.txt", "q1\t0\td1\t1\nq1\t0\td2\t1\tx\n", 2, "trec_eval refuses a field after"),
+    ("qrels.txt", "# only\n  # comments\n", None, "only comment lines"),
+    ("x.run", " \n\t\n", None, "file is empty"),
 ])
 def test_bad_trec_lines_name_file_line_and_problem(tmp_path, name, text, line, problem):
     folder = tmp_path / "c"
@@ -141,7 +151,7 @@ def test_bad_trec_lines_name_file_line_and_problem(tmp_path, name, text, line, p
     with pytest.raises(CampaignFormatError) as err:
         load(folder)
     assert err.value.line == line and problem in err.value.problem
-    assert name in err.value.path
+    assert name in err.value.path and "\n" not in str(err.value)
 
 
 def test_duplicates_and_conflicts_are_reported(tmp_path):
@@ -182,5 +192,6 @@ def test_cli_evaluate_info_compare_on_a_trec_campaign(tmp_path, capsys):
 def test_clustering_metrics_are_refused_on_a_ranking_campaign():
     from metrics.errors import UnanimityError
 
-    with pytest.raises(UnanimityError, match="clustering metrics \\(bcubed_precision\\)"):
+    with pytest.raises(UnanimityError, match="clustering metrics \\(bcubed_precision\\)") as err:
         evaluate(load(SMALL), "reliability,bcubed_precision")
+    assert "'trec_small' is a ranking campaign (TREC qrels and runs" in str(err.value)

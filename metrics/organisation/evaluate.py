@@ -64,9 +64,9 @@ def organisation_blocks(campaign: Campaign, systems: Sequence[str], specs: Seque
         other = [str(s) for s in specs if not is_ir_measure(s) and s.name not in RS_METRICS]
         if other:
             raise UnanimityError(
-                f"campaign {campaign.name!r} ranks items over an unlimited collection: clustering "
-                f"metrics ({', '.join(other)}) do not apply; use reliability, sensitivity (and "
-                "their _priority / _relatedness parts) or IR measures such as nDCG@10, AP(rel=2)")
+                f"campaign {campaign.name!r} is {campaign_kind(campaign)}: clustering metrics "
+                f"({', '.join(other)}) do not apply; use reliability, sensitivity (and their "
+                "_priority / _relatedness parts) or IR measures such as nDCG@10, AP(rel=2)")
     ir = [i for i, s in enumerate(specs) if is_ir_measure(s)]
     if ir:
         values = ir_scores(campaign, systems, [str(specs[i]) for i in ir])
