@@ -12,7 +12,6 @@ import gzip
 from pathlib import Path
 
 import ir_measures
-import numpy as np
 import pytest
 
 from metrics.cli import main

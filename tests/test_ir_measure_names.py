@@ -69,7 +69,8 @@ def _direct(run: str, names: list[str]) -> dict:
     qrels = list(ir_measures.read_trec_qrels(str(SMALL / "qrels.txt")))
     rows = list(ir_measures.read_trec_run(str(SMALL / "runs" / f"{run}.run")))
     measures = [ir_measures.parse_measure(n) for n in names]
-    return {(r.query_id, str(r.measure)): r.value for r in ir_measures.iter_calc(measures, qrels, rows)}
+    return {(r.query_id, str(r.measure)): r.value
+            for r in ir_measures.iter_calc(measures, qrels, rows)}
 
 
 def test_the_fixed_spellings_work_and_equal_ir_measures():

@@ -15,10 +15,10 @@ trec_eval 10 splits it (any run of whitespace, comment lines, fields after the r
   ignores it. The full score is kept as the weight.
 * The collection is unlimited: the campaign has a tail (``docs/organisation.md`` §1-2).
 
-The files are coded once into integer ranked lists (:mod:`metrics.organisation.ranked_lists`),
-which make the campaign. Bad input raises :class:`~metrics.errors.CampaignFormatError` naming the
-file, the line and the problem; duplicate rows and topics the qrels do not have are skipped and
-reported.
+The files are coded once into integer ranked lists
+(:mod:`metrics.measures.organisation.ranked_lists`), which make the campaign. Bad input raises
+:class:`~metrics.errors.CampaignFormatError` naming the file, the line and the problem;
+duplicate rows and topics the qrels do not have are skipped and reported.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from metrics.io.build import default_testbed_rule, testbeds_from_rule
 from metrics.io.source import as_node
 from metrics.io.text import strip_extensions
 from metrics.io.trec_text import POOL, TrecColumns, read_trec_columns
-from metrics.organisation.ranked_lists import RankedCampaign, RankedList, ranking_campaign
+from metrics.measures.organisation.ranked_lists import RankedCampaign, RankedList, ranking_campaign
 from metrics.report import ClusteringReport, LoadNote
 
 __all__ = ["read_ranked_lists", "load_trec_folder", "load_trec_files", "looks_like_trec",
@@ -208,25 +208,27 @@ def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> Ra
         return pc.fill_null(found, -1).to_numpy()
 
     # every file read once, its topics coded at once; its document ids kept as Arrow strings
-    files = [(None, _without_qid(qrels), topic_code(qrels), [])]
+    gold_cols, gold_topic = _without_qid(qrels), topic_code(qrels)
+    read: dict[str, tuple[TrecColumns, np.ndarray, list[str]]] = {}
     for name, path in run_paths.items():
         cols = _columns(path, "run")
         topic = topic_code(cols)
-        files.append((name, _without_qid(cols), topic, _extra_topics(cols, topic)))
+        read[name] = (_without_qid(cols), topic, _extra_topics(cols, topic))
         del cols
     # one dictionary of every document id, sorted once: codes follow trec_eval's strcmp
-    encoded = pc.dictionary_encode(pa.chunked_array([f[1].docid for f in files],
-                                                    type=pa.string()), memory_pool=POOL)
-    files = [(n, replace(c, docid=_NO_IDS), t, e) for n, c, t, e in files]  # ids now coded
+    encoded = pc.dictionary_encode(
+        pa.chunked_array([gold_cols.docid] + [r[0].docid for r in read.values()],
+                         type=pa.string()), memory_pool=POOL)
+    gold_cols = replace(gold_cols, docid=_NO_IDS)  # the ids are coded now
+    read = {n: (replace(c, docid=_NO_IDS), t, e) for n, (c, t, e) in read.items()}
     rank, doc_sorted = _sorted_dictionary(encoded.chunk(0).dictionary)
     doc_ids = _object(doc_sorted)
     n_docs = max(doc_ids.size, 1)
-    _, gold_cols, gold_topic, _ = files[0]
     gold = _gold(gold_cols, rank[encoded.chunk(0).indices.to_numpy()], gold_topic, doc_ids,
                  topics)
     runs: dict[str, RankedList] = {}
-    for k, (name, cols, topic, extra) in enumerate(files[1:], start=1):
-        files[k] = None  # type: ignore[call-overload]  # its arrays go as its list is made
+    for k, name in enumerate(list(read), start=1):
+        cols, topic, extra = read.pop(name)  # its arrays go as its list is made
         runs[name] = _run(cols, name, rank[encoded.chunk(k).indices.to_numpy()], topic, extra,
                           n_docs)
     return RankedCampaign(topics=topics, doc_ids=doc_ids, gold=gold, runs=runs)
@@ -249,7 +251,7 @@ def _build(qrels_path: object, run_paths: list, name: str, source: str,
     if not named:
         raise CampaignFormatError(source, "no run files (runs/*.run[.gz])")
     ranked = read_ranked_lists(qrels_path, named)
-    rule = default_testbed_rule(ranked.topics) if testbed_rule is None else testbed_rule
+    rule = default_testbed_rule(ranked.topics.tolist()) if testbed_rule is None else testbed_rule
     testbeds = testbeds_from_rule(ranked.topics, rule, notes, source or str(qrels_path))
     return ranking_campaign(ranked, name=name, source=source, notes=notes, testbeds=testbeds)
 

@@ -114,7 +114,9 @@ def _fast_shape(table: pa.Table, data: bytes) -> bool:
         return False
     for name in table.column_names:
         column = table.column(name)
-        if column.type in (pa.string(), pa.binary()) and pc.min(pc.binary_length(column, memory_pool=POOL)).as_py() == 0:
+        if column.type not in (pa.string(), pa.binary()):
+            continue
+        if pc.min(pc.binary_length(column, memory_pool=POOL)).as_py() == 0:
             return False
     return not pc.any(pc.starts_with(table.column("qid"), "#", memory_pool=POOL)).as_py()
 

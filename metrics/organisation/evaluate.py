@@ -17,9 +17,9 @@ import numpy as np
 
 from metrics.campaign import Campaign
 from metrics.errors import UnanimityError
+from metrics.measures.organisation.ir_support import ir_measure_problem
+from metrics.measures.organisation.ranked_lists import RankedMemberships
 from metrics.organisation.ir import ir_scores
-from metrics.organisation.ir_support import ir_measure_problem
-from metrics.organisation.ranked_lists import RankedMemberships
 from metrics.organisation.scores import RS_METRICS, organisation_rs
 from metrics.registry import MetricSpec, is_ir_measure
 

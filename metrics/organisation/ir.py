@@ -13,10 +13,10 @@ them: the campaign is handed to ``ir_measures`` as qrels and a run, in the neste
   ``ir_measures`` sees is exactly the one trec_eval sees on the original file.
 
 A campaign read from TREC files hands over its ranked lists directly
-(:class:`~metrics.organisation.ranked_lists.RankedMemberships`): no membership is made. A topic
-where a run lists nothing scores 0 (trec_eval ``-c``). Which measures an installed provider
-computes is decided before any work (:mod:`metrics.organisation.ir_support`). See
-``docs/organisation.md`` §6.
+(:class:`~metrics.measures.organisation.ranked_lists.RankedMemberships`): no membership is made.
+A topic where a run lists nothing scores 0 (trec_eval ``-c``). Which measures an installed
+provider computes is decided before any work (:mod:`metrics.measures.organisation.ir_support`).
+See ``docs/organisation.md`` §6.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ import numpy as np
 
 from metrics.campaign import Campaign, Membership
 from metrics.errors import UnanimityError
-from metrics.organisation.ir_support import ir_provider
-from metrics.organisation.ranked_lists import RankedMemberships
+from metrics.measures.organisation.ir_support import ir_provider
+from metrics.measures.organisation.ranked_lists import RankedMemberships
 
 __all__ = ["parse_ir_measure", "ir_scores", "qrels_dict", "run_dict"]
 
@@ -53,8 +53,8 @@ def _nested(topics: np.ndarray, topic: np.ndarray, doc: np.ndarray, value: list)
     starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]).tolist() + [topic.size]
     names = topics[topic[starts[:-1]]].tolist()
     docs = doc.tolist()
-    for name, a, b in zip(names, starts[:-1], starts[1:]):
-        out[str(name)] = dict(zip(docs[a:b], value[a:b]))
+    for name, a, b in zip(names, starts[:-1], starts[1:], strict=True):
+        out[str(name)] = dict(zip(docs[a:b], value[a:b], strict=True))
     return out
 
 

@@ -46,7 +46,8 @@ def _param_problems(measure) -> list[str]:
             continue
         desc = f" ({info.desc})" if info.desc else ""
         if value is _NOT_PROVIDED:
-            out.append(f"it needs {name}{desc}, e.g. {_example(measure, name, 10 if name == measure.AT_PARAM else 3)}")
+            example = _example(measure, name, 10 if name == measure.AT_PARAM else 3)
+            out.append(f"it needs {name}{desc}, e.g. {example}")
         elif info.dtype is not None and not isinstance(value, info.dtype):
             kind = _KINDS.get(info.dtype, info.dtype.__name__)
             fixed = info.dtype(value) if info.dtype in (int, float) else value

@@ -149,6 +149,7 @@ def ranking_campaign(ranked: RankedCampaign, *, name: str, source: str,
         reports[system] = rep
     return Campaign(
         name=name, topics=ranked.topics, testbeds=testbeds, item_topic=item_topic,
-        item_ids=item_ids, gold=gold, runs=RankedMemberships(ranked, item_keys),  # type: ignore[arg-type]
+        item_ids=item_ids, gold=gold,
+        runs=RankedMemberships(ranked, item_keys),  # type: ignore[arg-type]
         report=ValidationReport(gold=g_rep, systems=reports, notes=notes), source=source,
         tail=True)
