@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from metrics.errors import CampaignFormatError
 from metrics.evaluate import evaluate
 from metrics.io import detect_format, load, load_files
 from metrics.io.trec_text import read_trec_columns
@@ -185,6 +186,19 @@ def test_bytes_that_are_not_utf8_are_read_and_noted(tmp_path):
     camp = load(folder)
     assert list(camp.item_ids) == ["d\ufffd"]
     assert any("not UTF-8" in str(n) for n in camp.report.all_notes())
+
+
+def test_numbers_as_trec_eval_writes_them_and_garbage_with_its_line():
+    got = read_trec_columns(b"q1 0 d1 +2\nq1 0 d2 -1\n", "qrels", "q")
+    assert list(got.value) == [2, -1]
+    run = read_trec_columns(b"q1 Q0 d1 1 1e5 r\nq1  Q0 d2 2 +.5 r\n", "run", "r")
+    assert list(run.value) == [1e5, 0.5]
+    for data, kind, says in [(b"q1 Q0 d\xff 1 abc r\n", "run", "score 'abc' is not a number"),
+                             (b"q1 Q0 d1 1 2 r\nq1 Q0 d1 1 1_0 r\n", "run", "'1_0'"),
+                             (b"q1 0 d1 1\nq1 0 d1 1.0\n", "qrels", "grade '1.0' is not")]:
+        with pytest.raises(CampaignFormatError) as err:
+            read_trec_columns(data, kind, "f")
+        assert says in str(err.value) and err.value.line == data.count(b"\n")
 
 
 def test_loose_files_that_start_with_a_comment_are_detected(tmp_path):

@@ -27,6 +27,7 @@ the same way. Text columns stay Arrow strings: no Python object per row.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -149,6 +150,8 @@ def _normalise(data: bytes, want: int, kind: str, source: str
             extra += 1
             first_extra = first_extra or number
             cells = cells[:want]
+        if kind == "qrels" and cells[3][:1] == b"+":  # +2 is 2 (pyarrow's integers take no +)
+            cells[3] = cells[3][1:]
         rows.append(b"\t".join(cells))
         lines.append(number)
     notes = []
@@ -180,15 +183,18 @@ def _parse(data: bytes, sep: bytes, kind: str) -> pa.Table:
         memory_pool=POOL)
 
 
-def _bad_value(table_text: bytes, lines: np.ndarray, kind: str, source: str
-               ) -> CampaignFormatError:
-    """The first row whose score / grade does not convert (only on bad input)."""
+#: what pyarrow reads as a number (Python's float() and int() also take ``1_000``)
+_NUMBER = {"run": re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan|infinity)",
+                             re.IGNORECASE),
+           "qrels": re.compile(r"-?\d+")}
+
+
+def _bad_value(text: bytes, lines: np.ndarray, kind: str, source: str) -> CampaignFormatError:
+    """The first row whose score / grade is not a number (only on bad input)."""
     col = 4 if kind == "run" else 3
-    for row, raw in enumerate(table_text.split(b"\n")):
+    for row, raw in enumerate(text.split(b"\n")):
         cell = raw.split(b"\t")[col].decode("utf-8", errors="replace")
-        try:
-            float(cell) if kind == "run" else int(cell)
-        except ValueError:
+        if not _NUMBER[kind].fullmatch(cell):
             what = (f"score {cell!r} is not a number" if kind == "run"
                     else f"relevance grade {cell!r} is not a whole number")
             return CampaignFormatError(source, what, int(lines[row]))
@@ -223,13 +229,14 @@ def read_trec_columns(data: bytes, kind: str, source: str) -> TrecColumns:
             raise CampaignFormatError(source, "file is empty" if not notes else
                                       "file holds only comment lines")
         try:
+            text.decode("utf-8")
+        except UnicodeDecodeError:
+            text = text.decode("utf-8", errors="replace").encode()
+            notes.append(LoadNote(source, "bytes that are not UTF-8 read as U+FFFD"))
+        try:
             table = _parse(text, b"\t", kind)
-        except pa.ArrowInvalid as exc:
-            if "UTF8" in str(exc) or "utf8" in str(exc).lower():
-                table = _parse(text.decode("utf-8", errors="replace").encode(), b"\t", kind)
-                notes.append(LoadNote(source, "bytes that are not UTF-8 read as U+FFFD"))
-            else:
-                raise _bad_value(text, lines, kind, source) from None
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            raise _bad_value(text, lines, kind, source) from None
     if table.num_rows == 0:
         raise CampaignFormatError(source, "file is empty")
     value = table.column("score" if kind == "run" else "grade").to_numpy()
