@@ -44,6 +44,7 @@ __all__ = [
     "default_metric_pairs",
     "PAIR_DEFAULT_ALPHA",
     "is_ir_measure",
+    "label_name",
 ]
 
 
@@ -475,6 +476,21 @@ def _ir_measure_spec(text: str) -> MetricSpec | None:
                                      f"{name} as ir_measures and trec_eval define it",
                                      _IR_REFERENCE)
     return MetricSpec(name, {})
+
+
+def label_name(text: str) -> str:
+    """A metric name as a label of a score table: a name of the project's registry in its
+    canonical spelling (``v_measure(beta=2.0)`` -> ``v_measure(beta=2)``, as ``evaluate``
+    writes it), any other name exactly as given (stripped). ``ir_measures``' aliases are not
+    applied: in a score table ``MAP`` and ``MRR`` are the user's own labels, not ``AP``, ``RR``.
+    """
+    m = _NAME_RE.match(str(text))
+    if m and m.group(1) in _REGISTRY and _REGISTRY[m.group(1)].family != "ir_measures":
+        try:
+            return str(parse_metric(text))
+        except UnanimityError:
+            pass
+    return str(text).strip()
 
 
 def is_ir_measure(spec: MetricSpec) -> bool:
