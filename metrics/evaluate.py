@@ -27,6 +27,7 @@ from metrics.contingency import Contingency, build_contingency
 from metrics.errors import UnanimityError
 from metrics.registry import MetricSpec, available_metrics, parse_metrics
 from metrics.scores import SCORE_COLUMNS
+from metrics.typelevel.campaign import scorer_mappings
 
 __all__ = ["evaluate", "contingency_table", "SystemScorer", "score_clusterings",
            "SCORE_COLUMNS"]
@@ -124,6 +125,7 @@ def evaluate(
     missing: str = "penalize",
     systems: Sequence[str] | None = None,
     engine: str = "numpy",
+    mappings_out: list | None = None,
     **engine_options,
 ) -> pd.DataFrame:
     """Score every system of a campaign on every topic.
@@ -139,6 +141,10 @@ def evaluate(
         Missing-item policy (docs/measures.md §2).
     systems : sequence of str, optional
         A subset of the campaign's systems (default: all, in campaign order).
+    mappings_out : list, optional
+        When given, the cluster -> tag mappings behind the type-level metrics are appended to
+        it, one DataFrame per system (:func:`metrics.typelevel.campaign.scorer_mappings`: the
+        mapping, its method and whether its score is exact, docs/type-level.md).
     engine : {"numpy", "dask"}
         ``numpy`` (default): in memory. ``dask``: campaigns larger than memory on a Dask
         cluster, same numbers (docs/dask.md; needs the ``dask`` extra); ``engine_options``
@@ -179,6 +185,10 @@ def evaluate(
         for mi, spec in enumerate(specs):
             if mi not in done:
                 blocks[si, :, mi] = spec.info.kernel(scorer, **spec.params)
+        if mappings_out is not None:
+            rows = scorer_mappings(scorer, system, campaign.topics)
+            if rows is not None:
+                mappings_out.append(rows)
     per_system = n_t * n_m
     return pd.DataFrame({
         "system": np.repeat(np.asarray(names, dtype=object), per_system),

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+import pandas as pd
+
 from metrics.commands.common import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
 
@@ -37,7 +39,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--export-mapping", metavar="FILE",
                    help="token tagging campaigns: also write the cluster -> tag mapping of every "
                         "system and topic behind the type-level metrics asked for (MacroI under "
-                        "both mappings when none is) as CSV (docs/type-level.md)")
+                        "both mappings when none is) as CSV, with whether each is exact or the "
+                        "gap of its hill climbing (docs/type-level.md)")
     # --- the Dask engine (docs/dask.md) ---
     p.add_argument("--engine", choices=("numpy", "dask"), default="numpy",
                    help="numpy (default, in memory) or dask (Parquet long tables larger than "
@@ -81,11 +84,17 @@ def run(args: argparse.Namespace) -> int:
     systems = None
     if args.systems:
         systems = [s.strip() for s in args.systems.split(",") if s.strip()]
-    table = evaluate(campaign, specs, missing=args.missing, systems=systems)
-    if args.export_mapping:
-        from metrics.typelevel.campaign import mapping_table  # noqa: PLC0415
+    mappings: list = []
+    table = evaluate(campaign, specs, missing=args.missing, systems=systems,
+                     mappings_out=mappings)
+    from metrics.typelevel.campaign import exactness_summary, mapping_table  # noqa: PLC0415
 
-        maps = mapping_table(campaign, specs, systems=systems, missing=args.missing)
+    maps = pd.concat(mappings, ignore_index=True) if mappings else None
+    for line in exactness_summary(maps):
+        print(f"note: {line}", file=sys.stderr)
+    if args.export_mapping:
+        if maps is None:  # no type-level metric asked for: MacroI under both mappings
+            maps = mapping_table(campaign, specs, systems=systems, missing=args.missing)
         try:
             maps.to_csv(args.export_mapping, index=False)
         except OSError as exc:

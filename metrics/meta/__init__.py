@@ -1,0 +1,1 @@
+"""Meta-evaluation of measures: Robustness, Strictness, formal constraints (docs/meta-evaluation.md)."""
