@@ -8,7 +8,7 @@
   (0.5 and 0.2 by default) for every pair, and the pairs where a significant improvement at one
   alpha is a significant loss at the other.
 * **Weakest-metric improvement over the ten pairs with the largest improvement** (JAIR
-  Fig. 10; WePS Fig. 5), next to the all-pairs version of :func:`metrics.analyses.compare`.
+  Fig. 7; WePS Fig. 5), next to the all-pairs version of :func:`metrics.analyses.compare`.
 * **Improved systems** with the papers' strict ``UIR > t`` (WePS Table 5) or ``UIR >= t``.
 * **Random baselines averaged over k = 2..20** (Moreno & Dias 2015, Table 2): UniformRand and
   UltraShapedRand, ``runs`` seeds per k, campaign F_alpha (alpha = 0.9 as the paper).
@@ -149,7 +149,7 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
 def weakest_metric_top(weakest_points: pd.DataFrame, n: int = 10) -> dict:
     """Weakest-metric improvement vs UIR over the ``n`` pairs with the largest weakest-metric
-    improvement (JAIR Fig. 10): ``pearson_r, pvalue, n, points`` like the all-pairs version."""
+    improvement (JAIR Fig. 7): ``pearson_r, pvalue, n, points`` like the all-pairs version."""
     pts = weakest_points.sort_values("weakest_delta", ascending=False, kind="stable").head(n)
     pts = pts.reset_index(drop=True)
     r, p = _pearson(pts["weakest_delta"].to_numpy(dtype=np.float64),

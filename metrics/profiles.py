@@ -5,9 +5,10 @@
     ``UIR >= t``; the weakest-metric analysis over every pair that improves all metrics.
 ``jair2011``
     The conventions of Amigó, Gonzalo, Artiles and Verdejo (JAIR 2011) and the WePS paper:
-    Wilcoxon at p < 0.05 *without* correction (JAIR 2011, Tables 5-6), improved systems with the strict
-    ``UIR > 0.25`` (WePS Table 5), the weakest-metric analysis over "the ten system pairs with
-    the largest improvement" (JAIR 2011, Fig. 10), and the papers' tables written by ``compare``.
+    Wilcoxon at p < 0.05 *without* correction (JAIR 2011 §6.1, Table 6), improved systems with
+    the strict ``UIR > 0.25`` (WePS Table 5), the weakest-metric analysis over "the ten system
+    pairs with the largest improvement" (JAIR 2011, Fig. 7), and the papers' tables written by
+    ``compare``.
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     rho = comp.spearman.loc[tok, typ]
     st.caption(f"Spearman correlation of the two rankings: {rho:.2f}" if pd.notna(rho)
                else "The rankings cannot be correlated (a measure is constant).")
-    with st.expander("All measures: campaign means and ranks (the paper's Tables 2-3)"):
+    with st.expander("All measures: campaign means and ranks (the paper's Table 1)"):
         st.dataframe(comp.to_dataframe(), width="stretch")
         st.plotly_chart(figs.spearman_figure(comp.spearman, comp.type_level), theme=None,
                         width="stretch", key=f"{key}_rho")

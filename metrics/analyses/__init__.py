@@ -4,13 +4,13 @@ One module per analysis (see ``docs/measures.md`` for each definition):
 
 * :mod:`~metrics.analyses.comparison` -- :func:`compare`, :func:`comparison_core` and the
   alpha / threshold step: every ordered pair's UIR, parametric UIR, F_alpha crossings, paired
-  tests, per-metric verdicts and class; Delta F vs UIR (JAIR 2011 Fig. 8); weakest-metric
-  improvement vs UIR (JAIR Fig. 10);
+  tests, per-metric verdicts and class; Delta F vs UIR (JAIR 2011 Fig. 5); weakest-metric
+  improvement vs UIR (JAIR Fig. 7);
 * :mod:`~metrics.analyses.report` -- :class:`CampaignComparison`, the report (renders only);
 * :mod:`~metrics.analyses.pair_report` -- one ordered pair's row as a typed record;
-* :mod:`~metrics.analyses.rankings` -- rankings at alpha, rank moves (JAIR Table 3), per test bed;
+* :mod:`~metrics.analyses.rankings` -- rankings at alpha, rank moves (JAIR Table 2), per test bed;
 * :mod:`~metrics.analyses.pair_topics` -- the per-topic view of a pair and its difference view;
-* :mod:`~metrics.analyses.threshold` -- the UIR-threshold curve (JAIR Fig. 12);
+* :mod:`~metrics.analyses.threshold` -- the UIR-threshold curve (JAIR Fig. 10);
 * :mod:`~metrics.analyses.testbeds` -- cross-test-bed prediction (JAIR §7);
 * :mod:`~metrics.analyses.common` -- shared helpers and the :class:`Correlation` record.
 """
