@@ -8,6 +8,7 @@ import itertools
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -245,6 +246,24 @@ def test_bundled_export_states_exactness(ewt):
     lines = exactness_summary(mc)
     assert len(lines) == 1 and lines[0].startswith("MicroC (many_to_one): 0 of 23 (system, topic)")
     assert exactness_summary(m1) == []
+
+
+def test_cli_notes_the_scores_that_are_not_exact(tmp_path, capsys):
+    from metrics.cli import main
+
+    out, maps = tmp_path / "s.csv", tmp_path / "m.csv"
+    rc = main(["evaluate", str(DEMO), "--metrics", "type_macro_f(mapping=many_to_one),"
+               "type_microc_recall(mapping=many_to_one)", "--systems", "ctxkm-17",
+               "--out", str(out), "--export-mapping", str(maps)])
+    assert rc == 0
+    err = capsys.readouterr().err
+    assert ("note: MicroC (many_to_one): 0 of 23 (system, topic) mappings exact, 23 by hill "
+            "climbing (gap ≤ ") in err
+    assert "MacroI" not in err  # exact everywhere: nothing to note
+    exported = pd.read_csv(maps, keep_default_na=False)
+    assert set(exported["measure"]) == {"macro", "microc"}
+    assert set(exported.loc[exported["measure"] == "macro", "exactness"]) == {"exact"}
+    assert set(exported.loc[exported["measure"] == "macro", "method"]) == {"integer program"}
 
 
 @pytest.mark.parametrize("mapping", MAPPINGS)
