@@ -220,6 +220,32 @@ def test_macro_and_micro_are_exact_on_polysemous_cases():
                     assert score_mapping(e, moved)[f"{measure}_f"] <= best.value + 1e-12
 
 
+def test_concurrent_solves_leave_standard_output_in_place():
+    """The solver silences file descriptor 1 while HiGHS runs (module docstring of
+    exact_many_to_one); solves in threads must not leave it on the null device."""
+    import os
+    import threading
+
+    before = os.fstat(1)
+    cases = [_polysemous(seed) for seed in range(4)]
+    errors = []
+
+    def solve(e):
+        try:
+            assert best_mapping(e, "microc", "many_to_one", time_limit=30).exact
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=solve, args=(e,)) for e in cases]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    after = os.fstat(1)
+    assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
+
+
 # --- the bundled campaign ---------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

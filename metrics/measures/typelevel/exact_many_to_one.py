@@ -32,6 +32,7 @@ import contextlib
 import math
 import os
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -257,6 +258,11 @@ class _Model:
                 np.concatenate(self.ub))
 
 
+#: One solve at a time holds file descriptor 1 (threads of a dashboard would otherwise save and
+#: restore each other's redirection).
+_STDOUT_LOCK = threading.Lock()
+
+
 @contextlib.contextmanager
 def _stdout_silenced() -> Iterator[None]:
     """Standard output (file descriptor 1) sent to the null device for the duration.
@@ -264,21 +270,23 @@ def _stdout_silenced() -> Iterator[None]:
     The HiGHS that scipy bundles prints a debug line (``HighsMipSolverData::
     transformNewIntegerFeasibleSolution tmpSolver.run();``) straight to file descriptor 1 when
     it re-solves the continuous part of a solution it found; it would land in a CSV written to
-    standard output. Output of other threads in that window is lost too.
+    standard output. Solves are serialised by a lock; output of other threads in that window
+    is lost too.
     """
-    sys.stdout.flush()
-    try:
-        saved = os.dup(1)
-    except OSError:  # no standard output to protect
-        yield
-        return
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 1)
+    with _STDOUT_LOCK:
+        sys.stdout.flush()
+        try:
+            saved = os.dup(1)
+        except OSError:  # no standard output to protect
             yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
+            return
+        try:
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 1)
+                yield
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 def _milp(c: np.ndarray, arrays, time_limit: float, relax: bool = False):
