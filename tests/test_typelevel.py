@@ -16,7 +16,8 @@ from metrics.evaluate import evaluate
 from metrics.io import load_files
 from metrics.typelevel.measures import (MAPPINGS, MEASURES, TypeEntries, best_mapping,
                                         score_mapping, type_scores)
-from typelevel_bruteforce import MEASURE_OF, VALUE_OF, brute_best, brute_score, tiny_entries
+from typelevel_bruteforce import (MEASURE_OF, VALUE_OF, brute_best, brute_score, tiny_entries,
+                                  write_token_corpus)
 
 # --- the paper's example (§3 and §4.1) -------------------------------------------------------
 
@@ -125,18 +126,8 @@ HAND_EXPECTED = {
 }
 
 
-def _write_hand(folder: Path) -> tuple[Path, Path]:
-    gold = folder / "gold.conllu"
-    run = folder / "run.tsv"
-    gold.write_text("# sent_id = hand-0001\n" + "".join(
-        f"{i}\t{w}\t_\t{g}\t{g}\t_\t0\tdep\t_\t_\n" for i, (w, g, _) in enumerate(HAND, 1))
-        + "\n", encoding="utf-8")
-    run.write_text("".join(f"{w}\t{k}\n" for w, _, k in HAND) + "\n", encoding="utf-8")
-    return gold, run
-
-
 def test_hand_worked_corpus(tmp_path):
-    gold, run = _write_hand(tmp_path)
+    gold, run = write_token_corpus(tmp_path, HAND, "hand-0001")
     camp = load_files(gold, [run])
     # MicroC M-1 with a search long enough to be exact (by default only its LP bound)
     names = [n.replace("mapping=many_to_one)", "mapping=many_to_one,seconds=30)")

@@ -18,7 +18,7 @@ from metrics.io import load, load_files
 from metrics.typelevel.campaign import exactness_summary, topic_entries, type_mappings
 from metrics.typelevel.measures import (MAPPINGS, MEASURES, TypeEntries, best_mapping,
                                         score_mapping)
-from typelevel_bruteforce import brute_best, brute_score, tiny_entries
+from typelevel_bruteforce import brute_best, brute_score, tiny_entries, write_token_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_data" / "ud-ewt"
@@ -128,22 +128,14 @@ def test_macro_i_equals_macro_c_for_every_mapping(case, data):
     assert s["macroc_f"] == pytest.approx(s["macro_f"], abs=1e-12)
 
 
-def _write_corpus(folder: Path, tokens: list[tuple[str, str, str]]) -> tuple[Path, Path]:
-    gold, run = folder / "gold.conllu", folder / "run.tsv"
-    gold.write_text("# sent_id = s-0001\n" + "".join(
-        f"{i}\t{w}\t_\t{g}\t{g}\t_\t0\tdep\t_\t_\n" for i, (w, g, _) in enumerate(tokens, 1))
-        + "\n", encoding="utf-8")
-    run.write_text("".join(f"{w}\t{k}\n" for w, _, k in tokens) + "\n", encoding="utf-8")
-    return gold, run
-
-
 def test_the_dog_example(tmp_path):
     """The issue's example: "dog" is NOUN in clusters 1 and 2, both mapped to NOUN, so
     h(B_dog) = {NOUN} = A_dog and every type is reached exactly: MacroI (and MicroI) is 1 under
     M-1. The multiset reading |h(B_dog)| = |B_dog| = 2 gave P = 3/4 (F 6/7)."""
     tokens = [("the", "DET", "c3"), ("dog", "NOUN", "c1"), ("dog", "NOUN", "c2"),
               ("cat", "NOUN", "c1"), ("the", "DET", "c3")]
-    camp = load_files(*_write_corpus(tmp_path, tokens)[:1], [tmp_path / "run.tsv"])
+    gold, run = write_token_corpus(tmp_path, tokens)
+    camp = load_files(gold, [run])
     table = evaluate(camp, "type_macro_f(mapping=many_to_one),type_macroc_f(mapping=many_to_one),"
                            "type_macro_precision(mapping=many_to_one),"
                            "type_micro_f(mapping=many_to_one),type_macro_precision")

@@ -1,10 +1,12 @@
 """An independent route to the type-level measures, for the tests: every score of one mapping
 from the definitions with Python sets (Reichart, Abend and Rappoport 2010, §4; h(B_i) a set),
-the best score over every mapping, and a Hypothesis strategy of tiny entries."""
+the best score over every mapping, a Hypothesis strategy of tiny entries, and a writer of small
+tagged corpora."""
 
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 from hypothesis import strategies as st
 
@@ -87,3 +89,14 @@ def tiny_entries(draw):
     cmap = {c: i for i, c in enumerate(sorted(set().union(*gold)))}
     kmap = {k: i for i, k in enumerate(sorted(set().union(*induced)))}
     return [{cmap[c] for c in s} for s in gold], [{kmap[k] for k in s} for s in induced]
+
+
+def write_token_corpus(folder: Path, tokens: list[tuple[str, str, str]],
+                       sent_id: str = "s-0001") -> tuple[Path, Path]:
+    """``gold.conllu`` and ``run.tsv`` of one sentence of (word, gold tag, cluster) tokens."""
+    gold, run = folder / "gold.conllu", folder / "run.tsv"
+    gold.write_text(f"# sent_id = {sent_id}\n" + "".join(
+        f"{i}\t{w}\t_\t{g}\t{g}\t_\t0\tdep\t_\t_\n" for i, (w, g, _) in enumerate(tokens, 1))
+        + "\n", encoding="utf-8")
+    run.write_text("".join(f"{w}\t{k}\n" for w, _, k in tokens) + "\n", encoding="utf-8")
+    return gold, run
