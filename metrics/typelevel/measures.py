@@ -139,7 +139,7 @@ class TypeMapping:
         """``exact``, or ``hill climbing, gap ≤ g`` (``gap unknown`` without a bound)."""
         if self.exact:
             return "exact"
-        if math.isnan(self.gap):
+        if not math.isfinite(self.gap):
             return f"{self.method}, gap unknown"
         return f"{self.method}, gap ≤ {self.gap:.2g}"
 
@@ -330,8 +330,8 @@ def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
                            t.value(measure, solved.target), 0.0)
     best = climb(t, measure, solved.target)  # polish the solver's best mapping
     value = t.value(measure, best)
-    return TypeMapping(best, measure, "many_to_one", "hill climbing", False, value,
-                       max(solved.bound - value, 0.0))
+    gap = max(solved.bound - value, 0.0) if math.isfinite(solved.bound) else math.nan
+    return TypeMapping(best, measure, "many_to_one", "hill climbing", False, value, gap)
 
 
 def best_mapping(entries: TypeEntries, measure: str, mapping: str,
