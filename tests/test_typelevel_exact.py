@@ -212,6 +212,19 @@ def test_macro_and_micro_are_exact_on_polysemous_cases():
                     assert score_mapping(e, moved)[f"{measure}_f"] <= best.value + 1e-12
 
 
+def test_a_program_too_large_is_not_attempted(monkeypatch):
+    from metrics.measures.typelevel import exact_many_to_one
+
+    monkeypatch.setattr(exact_many_to_one, "MAX_NONZEROS", 0)
+    e = _polysemous(0)
+    best = best_mapping(e, "macro", "many_to_one")
+    assert (best.method, best.exact, best.exactness) == ("hill climbing", False,
+                                                         "hill climbing, gap unknown")
+    assert np.isnan(best.gap)
+    monkeypatch.undo()
+    assert best.value <= best_mapping(e, "macro", "many_to_one").value + 1e-12
+
+
 def test_concurrent_solves_leave_standard_output_in_place():
     """The solver silences file descriptor 1 while HiGHS runs (module docstring of
     exact_many_to_one); solves in threads must not leave it on the null device."""

@@ -243,8 +243,10 @@ def exactness_summary(mappings: pd.DataFrame) -> list[str]:
         if block["exact"].all():
             continue
         rest = block[~block["exact"].astype(bool)]
-        gap = rest["gap"].max()
-        bound = "gap unknown" if pd.isna(gap) else f"gap ≤ {gap:.2g}"
+        gaps = rest["gap"].astype(float)
+        unknown = int(gaps.isna().sum())
+        bound = (f"gap ≤ {gaps.max():.2g}" if unknown == 0 else "gap unknown" if
+                 unknown == len(gaps) else f"gap ≤ {gaps.max():.2g}, {unknown} without a bound")
         lines.append(f"{_LABEL[measure]} ({mapping}): {len(block) - len(rest)} of {len(block)} "
                      f"(system, topic) mappings exact, {len(rest)} by hill climbing ({bound}); "
                      "a longer search: seconds=... (docs/type-level.md)")
