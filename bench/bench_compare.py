@@ -8,7 +8,7 @@
 * ``compare_400_systems``: :func:`metrics.analyses.compare` on 400 systems x 60 topics (79,800
   unordered pairs, Wilcoxon x 2 metrics), split as the dashboard uses it: the alpha-free
   :func:`~metrics.analyses.comparison_core` (target <= 2 s) and the alpha / threshold step
-  :meth:`~metrics.analyses.CampaignComparison.from_core` (target <= 0.1 s); ratio = the smaller
+  :func:`~metrics.analyses.comparison_at` (target <= 0.1 s); ratio = the smaller
   of target / measured for the two (>= 1: both targets met).
 """
 
@@ -20,12 +20,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
-from metrics.analyses import CampaignComparison, compare, comparison_core
-from metrics.evaluate import evaluate
-from metrics.io import load
-from metrics.uir import uir_matrix
 from timing import best_of
+
+from metrics.analyses import compare, comparison_at, comparison_core
+from metrics.comparison.uir import uir_matrix
+from metrics.io import load
+from metrics.measures.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "replab2013_official_rs.csv.gz"
@@ -112,8 +112,9 @@ def run() -> list[tuple[str, float, str]]:
     core_s = best_of(lambda: comparison_core(big, "precision", "recall", test="wilcoxon"), repeat=2)
     core = comparison_core(big, "precision", "recall", test="wilcoxon")
     alphas = iter(np.linspace(0.05, 0.95, 50))
-    step_s = best_of(lambda: CampaignComparison.from_core(core, next(alphas), 0.25), repeat=5)
-    whole_s = best_of(lambda: compare(big, "precision", "recall", alpha=0.3, test="wilcoxon"), repeat=1)
+    step_s = best_of(lambda: comparison_at(core, next(alphas), 0.25), repeat=5)
+    whole_s = best_of(lambda: compare(big, "precision", "recall", alpha=0.3, test="wilcoxon"),
+                      repeat=1)
     out.append(("compare_400_systems", min(2.0 / core_s, 0.1 / step_s),
                 f"400 systems x 60 topics (79,800 pairs, Wilcoxon x 2 metrics): core "
                 f"{core_s:.3f} s (target <= 2 s), alpha/threshold step {step_s:.3f} s "

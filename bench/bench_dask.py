@@ -68,9 +68,9 @@ def _sklearn_route(path: Path) -> tuple[float, float]:
 def run():
     from distributed import Client, LocalCluster  # noqa: PLC0415
 
-    from metrics.engine_dask import evaluate_dask  # noqa: PLC0415
-    from metrics.engine_dask.layout import load_in_memory  # noqa: PLC0415
-    from metrics.evaluate import evaluate  # noqa: PLC0415
+    from metrics.engines.dask import evaluate_dask  # noqa: PLC0415
+    from metrics.engines.dask.layout import load_in_memory  # noqa: PLC0415
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415
 
     items = int(os.environ.get("UNANIMITY_BENCH_DASK_ITEMS", 2_000_000))
     sk_items = int(os.environ.get("UNANIMITY_BENCH_DASK_SKLEARN_ITEMS", 1_000_000))
@@ -104,7 +104,7 @@ def run():
 def _large(argv: list[str]) -> int:
     from distributed import Client  # noqa: PLC0415
 
-    from metrics.engine_dask import evaluate_dask, local_cluster  # noqa: PLC0415
+    from metrics.engines.dask import evaluate_dask, local_cluster  # noqa: PLC0415
 
     ap = argparse.ArgumentParser(description="the large Dask engine case")
     ap.add_argument("--items", type=int, default=100_000_000)

@@ -23,8 +23,22 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import bcubed
 import numpy as np
+from sklearn.metrics import homogeneity_completeness_v_measure as sk
 from timing import best_of
+
+from metrics.io import load
+from metrics.measures.clustering.entropy import homogeneity_completeness_v_measure as ours
+from metrics.measures.clustering.overlap import (
+    _rows_from_sets,
+    extended_bcubed,
+    extended_bcubed_from_sets,
+    overlap_scores,
+)
+from metrics.measures.registry import available_metrics
+from metrics.measures.scoring import evaluate
+from metrics.model.campaign import Membership
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,9 +51,7 @@ def _noisy_labels(rng, n, k, noise):
 
 
 def bench_vmeasure(n: int = 10_000_000) -> tuple[str, float, str]:
-    from sklearn.metrics import homogeneity_completeness_v_measure as sk
 
-    from metrics.cluster.entropy import homogeneity_completeness_v_measure as ours
 
     rng = np.random.default_rng(0)
     true, pred = _noisy_labels(rng, n, 1000, 0.3)
@@ -64,9 +76,7 @@ def _overlapping_sets(rng, n, k, share=0.1):
 
 
 def bench_bcubed_pkg(n: int = 2000) -> tuple[str, float, str]:
-    import bcubed
 
-    from metrics.cluster.overlap import _rows_from_sets, extended_bcubed_from_sets, overlap_scores
 
     rng = np.random.default_rng(1)
     gold, system = _overlapping_sets(rng, n, 40)
@@ -86,9 +96,6 @@ def bench_bcubed_pkg(n: int = 2000) -> tuple[str, float, str]:
 
 
 def bench_replab() -> tuple[str, float, str]:
-    from metrics.evaluate import evaluate
-    from metrics.io import load
-    from metrics.registry import available_metrics
 
     campaign = load(ROOT / "demo_data" / "replab2013")
     names = [m.name for m in available_metrics()]
@@ -101,7 +108,6 @@ def bench_replab() -> tuple[str, float, str]:
 
 def _membership(rng, base, k, share):
     """A one-topic Membership: item e in label base[e], plus a second label for ``share``."""
-    from metrics.campaign import Membership
 
     n = base.size
     extra = np.flatnonzero(rng.random(n) < share)
@@ -122,7 +128,6 @@ def _overlap_case(seed, n, k, share):
 
 
 def bench_overlap_100k(n: int = 100_000) -> tuple[str, float, str]:
-    from metrics.cluster.overlap import extended_bcubed
 
     gold, run, topic = _overlap_case(2, n, 1000, 0.1)
     seconds = best_of(lambda: extended_bcubed(gold, run, topic, 1), 3)
@@ -132,7 +137,6 @@ def bench_overlap_100k(n: int = 100_000) -> tuple[str, float, str]:
 
 
 def bench_overlap_100k_heavy(n: int = 100_000) -> tuple[str, float, str]:
-    from metrics.cluster.overlap import extended_bcubed
 
     gold, run, topic = _overlap_case(4, n, 50, 0.3)
     seconds = best_of(lambda: extended_bcubed(gold, run, topic, 1), 3)

@@ -22,7 +22,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from timing import best_of
+
+from metrics.io import load
+from metrics.measures.scoring import evaluate
+from metrics.measures.typelevel.type_entries import (
+    exactness_summary,
+    topic_entries,
+    type_level_table,
+)
+from metrics.model.campaign import Membership
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,8 +44,6 @@ TOKEN_METRICS = ["accuracy_m1", "accuracy_11", "v_measure", "nvi", "h_c_given_k"
 
 
 def bench_ud_ewt() -> tuple[str, float, str]:
-    from metrics.evaluate import evaluate
-    from metrics.io import load
 
     path = ROOT / "demo_data" / "ud-ewt"
     t_load = best_of(lambda: load(path), repeat=3)
@@ -48,12 +56,6 @@ def bench_ud_ewt() -> tuple[str, float, str]:
 
 
 def bench_ud_ewt_many_to_one() -> tuple[str, float, str]:
-    import pandas as pd
-
-    from metrics.evaluate import evaluate
-    from metrics.io import load
-    from metrics.typelevel.campaign import exactness_summary
-
     camp = load(ROOT / "demo_data" / "ud-ewt")
     names = [f"{n}(mapping=many_to_one)" for n in TYPE_NAMES]
     maps: list = []
@@ -77,8 +79,6 @@ def _synthetic(n_tokens=1_000_000, n_types=60_000, n_tags=50, n_clusters=200, se
 
 
 def bench_macro11_1m() -> tuple[str, float, str]:
-    from metrics.campaign import Membership
-    from metrics.typelevel.campaign import topic_entries, type_level_table
 
     item_type, tag, cluster = _synthetic()
     n = item_type.size

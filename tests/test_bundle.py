@@ -1,4 +1,5 @@
-"""Comparison bundles (metrics/bundle.py): written, reopened, every table equal; tampered, old
+"""Comparison bundles (metrics/reports/bundle.py): written, reopened, every table equal; tampered,
+old
 and manifest-less folders refused; `unanimity info DIR` recognises a bundle."""
 
 from __future__ import annotations
@@ -11,12 +12,17 @@ import pandas as pd
 import pytest
 
 from metrics.analyses import compare
-from metrics.bundle import (
-    BUNDLE_VERSION, MANIFEST, fingerprint, open_bundle, write_bundle, write_comparison_bundle,
-)
 from metrics.cli import main
+from metrics.comparison.tie_ranking import ranking_from_comparison
 from metrics.errors import UnanimityError
-from metrics.tie_ranking import ranking_from_comparison
+from metrics.reports.bundle import (
+    BUNDLE_VERSION,
+    MANIFEST,
+    fingerprint,
+    open_bundle,
+    write_bundle,
+    write_comparison_bundle,
+)
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "replab2013_official_rs.csv.gz"
 

@@ -14,11 +14,18 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
+import shutil
+
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from dashboard import bundle_app
+from dashboard.bundles import cli_bundle
 from metrics.analyses import compare  # noqa: E402
-from metrics.bundle import MANIFEST, open_bundle, write_comparison_bundle  # noqa: E402
-from metrics.paper_tables import paper_tables  # noqa: E402
+from metrics.analyses.paper_tables import paper_tables  # noqa: E402
+from metrics.cli import main
+from metrics.errors import UnanimityError
+from metrics.reports.bundle import MANIFEST, open_bundle, write_comparison_bundle  # noqa: E402
+from metrics.reports.bundle_zip import bundle_zip_manifest, unpack_bundle_zip
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -127,7 +134,6 @@ def test_data_page_shows_the_manifest(monkeypatch, bundle_dir):
 
 
 def test_tampered_bundle_shows_the_refusal(monkeypatch, bundle_dir, tmp_path):
-    import shutil
 
     bad = tmp_path / "bad"
     shutil.copytree(bundle_dir, bad)
@@ -141,7 +147,6 @@ def test_tampered_bundle_shows_the_refusal(monkeypatch, bundle_dir, tmp_path):
 
 
 def test_old_bundle_shows_the_refusal(monkeypatch, bundle_dir, tmp_path):
-    import shutil
 
     old = tmp_path / "old"
     shutil.copytree(bundle_dir, old)
@@ -168,9 +173,7 @@ def test_campaign_data_page_opens_a_bundle_by_path(monkeypatch, bundle_dir):
 
 
 def test_zipped_bundle_unpacks_and_opens(bundle_dir, tmp_path):
-    """The zip route of the Data page's uploader (metrics.bundle_zip), in one top folder."""
-    from metrics.bundle_zip import bundle_zip_manifest, unpack_bundle_zip
-    from metrics.errors import UnanimityError
+    """The zip route of the Data page's uploader (metrics.reports.bundle_zip), in one top folder."""
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
@@ -212,9 +215,7 @@ def test_zipped_bundle_unpacks_and_opens(bundle_dir, tmp_path):
 
 
 def test_dashboard_command_refuses_a_tampered_bundle_before_serving(bundle_dir, tmp_path, capsys):
-    import shutil
 
-    from metrics.cli import main
 
     bad = tmp_path / "bad"
     shutil.copytree(bundle_dir, bad)
@@ -277,13 +278,10 @@ def test_campaign_only_pages_say_why_and_check_reported_works(monkeypatch, bundl
 
 
 def test_downloaded_bundle_zip_reopens(monkeypatch, bundle_dir, tmp_path):
-    from metrics.bundle_zip import unpack_bundle_zip
 
     at = _app(monkeypatch, bundle_dir)
     at.run()
     at.switch_page("views/bundle_data.py").run()
-    from dashboard import bundle_app
-    from dashboard.bundles import cli_bundle
 
     data = bundle_app.zipped(cli_bundle(), open_bundle(bundle_dir))
     b = unpack_bundle_zip(data, tmp_path / "again", "results.zip")

@@ -12,14 +12,13 @@ import gzip
 from pathlib import Path
 
 import ir_measures
-import numpy as np
 import pytest
 
 from metrics.cli import main
-from metrics.errors import CampaignFormatError
-from metrics.evaluate import evaluate
+from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io import detect_format, load, load_files
 from metrics.io.trec import read_run
+from metrics.measures.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "tests" / "data" / "trec_small"
@@ -179,7 +178,6 @@ def test_cli_evaluate_info_compare_on_a_trec_campaign(tmp_path, capsys):
 
 
 def test_clustering_metrics_are_refused_on_a_ranking_campaign():
-    from metrics.errors import UnanimityError
 
     with pytest.raises(UnanimityError, match="clustering metrics \\(bcubed_precision\\)"):
         evaluate(load(SMALL), "reliability,bcubed_precision")

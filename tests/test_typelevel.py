@@ -12,12 +12,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.evaluate import evaluate
+from metrics.errors import UnanimityError
 from metrics.io import load_files
-from metrics.typelevel.measures import (MAPPINGS, MEASURES, TypeEntries, best_mapping,
-                                        score_mapping, type_scores)
-from typelevel_bruteforce import (MEASURE_OF, VALUE_OF, brute_best, brute_score, tiny_entries,
-                                  write_token_corpus)
+from metrics.measures.registry import available_metrics, direction, parse_metric
+from metrics.measures.scoring import evaluate
+from metrics.measures.typelevel.type_scores import (
+    MAPPINGS,
+    MEASURES,
+    TypeEntries,
+    best_mapping,
+    score_mapping,
+    type_scores,
+)
+from typelevel_bruteforce import (
+    MEASURE_OF,
+    VALUE_OF,
+    brute_best,
+    brute_score,
+    tiny_entries,
+    write_token_corpus,
+)
 
 # --- the paper's example (§3 and §4.1) -------------------------------------------------------
 
@@ -242,8 +256,6 @@ def test_monosemous_macro_recall_is_type_level_many_to_one_accuracy(pairs):
 
 
 def test_metric_names_with_a_mapping():
-    from metrics.errors import UnanimityError
-    from metrics.registry import available_metrics, direction, parse_metric
 
     assert str(parse_metric("type_macro_f")) == "type_macro_f"
     assert str(parse_metric("type_macro_f(mapping=one_to_one)")) == "type_macro_f"

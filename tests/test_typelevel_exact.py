@@ -5,6 +5,8 @@ Rappoport 2010, §4; docs/type-level.md)."""
 from __future__ import annotations
 
 import itertools
+import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -13,11 +15,22 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from metrics.evaluate import evaluate
+from metrics.cli import main
 from metrics.io import load, load_files
-from metrics.typelevel.campaign import exactness_summary, topic_entries, type_mappings
-from metrics.typelevel.measures import (MAPPINGS, MEASURES, TypeEntries, best_mapping,
-                                        score_mapping)
+from metrics.measures.scoring import evaluate
+from metrics.measures.typelevel import exact_many_to_one
+from metrics.measures.typelevel.type_entries import (
+    exactness_summary,
+    topic_entries,
+    type_mappings,
+)
+from metrics.measures.typelevel.type_scores import (
+    MAPPINGS,
+    MEASURES,
+    TypeEntries,
+    best_mapping,
+    score_mapping,
+)
 from typelevel_bruteforce import brute_best, brute_score, tiny_entries, write_token_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -213,8 +226,6 @@ def test_macro_and_micro_are_exact_on_polysemous_cases():
 
 
 def test_a_program_too_large_is_not_attempted(monkeypatch):
-    from metrics.measures.typelevel import exact_many_to_one
-
     monkeypatch.setattr(exact_many_to_one, "MAX_NONZEROS", 0)
     e = _polysemous(0)
     best = best_mapping(e, "macro", "many_to_one")
@@ -228,9 +239,6 @@ def test_a_program_too_large_is_not_attempted(monkeypatch):
 def test_concurrent_solves_leave_standard_output_in_place():
     """The solver silences file descriptor 1 while HiGHS runs (module docstring of
     exact_many_to_one); solves in threads must not leave it on the null device."""
-    import os
-    import threading
-
     before = os.fstat(1)
     cases = [_polysemous(seed, 20, 3, 6) for seed in range(3)]
     errors = []
@@ -260,7 +268,7 @@ def ewt():
 
 def test_bundled_polysemous_run_is_exact_for_macro_and_micro(ewt):
     run = ewt.aligned("ctxkm-45", "penalize").membership
-    entries = topic_entries(ewt.gold, run, ewt.item_type, ewt.item_topic, ewt.n_topics)
+    entries = topic_entries(ewt.gold_membership, run, ewt.item_type, ewt.item_topic, ewt.n_topics)
     for te in entries[:3]:
         for measure in ("macro", "micro"):
             best = best_mapping(te.entries, measure, "many_to_one")
@@ -280,8 +288,6 @@ def test_bundled_export_states_exactness(ewt):
 
 
 def test_cli_notes_the_scores_that_are_not_exact(tmp_path, capsys):
-    from metrics.cli import main
-
     out, maps = tmp_path / "s.csv", tmp_path / "m.csv"
     rc = main(["evaluate", str(DEMO), "--metrics", "type_macro_f(mapping=many_to_one),"
                "type_microc_recall(mapping=many_to_one)", "--systems", "ctxkm-17",

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from dashboard import data, figures, pair_view, report_html, state, ui
 from dashboard.figures.ranking import hasse_figure
-from metrics.analyses import verdict_sentence
-from metrics.analyses.report import LATEX_TOP
+from metrics.reports.comparison_report import CampaignComparison
+from metrics.reports.latex import LATEX_TOP
+from metrics.reports.pair_report import verdict_sentence
 
 REPORT_TOP = 40  # leaderboard rows and UIR-matrix systems in the HTML report (A, B always kept)
 READABLE = {"rank": "Rank", "system": "System", "f": "F\u03b1", "precision": "P",
@@ -78,7 +78,8 @@ with ui.guard("The LaTeX tables"):
                  "0 = every system. A cut table says "
                  "\u201cN of M systems shown; full table in systems.csv\u201d."))
         latex = comp.to_latex(top=top or None)
-        c2.caption(f"Systems by F\u03b1, the pairs with UIR \u2265 {sel.threshold:.2f} and the "
+        c2.caption("Systems by F\u03b1, the pairs with UIR "
+                   f"{sel.improved_sign} {sel.threshold:.2f} and the "
                    "ranking with tie groups (booktabs). "
                    + (f"{min(top, n_sys)} of {n_sys} systems shown." if 0 < top < n_sys else
                       f"All {n_sys} systems shown."))
@@ -92,7 +93,7 @@ st.caption("The leaderboard, the pair A vs B (curves, UIR counts, per-topic view
            "UIR analysis of the current selection, in one file.")
 
 
-def _report() -> str:
+def _report(comp: CampaignComparison) -> str:
     highlight = {sel.a: "A", sel.b: "B"}
     curves = data.curves(t, sel.average)
     res = comp.pair(sel.a, sel.b)
@@ -134,11 +135,12 @@ def _report() -> str:
             top, np.asarray(mat.uir)[np.ix_(idx, idx)], sel.threshold, highlight)),
     ]
     sections.append(("Robust improvements: UIR and parametric UIR",
-                     f"Pairs with UIR \u2265 {sel.threshold:.2f}, by UIR (the first "
+                     f"Pairs with UIR {sel.improved_sign} {sel.threshold:.2f}, by UIR (the first "
                      f"{REPORT_TOP}; every pair in the pairs CSV). Parametric UIR: the probability "
                      "that a improves every metric minus that of the reverse, under a normal fit "
                      "of the per-topic differences (JAIR 2011 \u00a78).",
-                     report_html.robust_pairs_frame(comp.pairs, sel.threshold, REPORT_TOP)))
+                     report_html.robust_pairs_frame(comp.pairs, sel.threshold, REPORT_TOP,
+                                                    sel.strict_improved)))
     sections.append(("UIR-threshold study", "", figures.threshold_curve_figure(
         comp.threshold_curve, sel.threshold, {
             "pairs": "pairs with UIR \u2265 t", "concordant": "concordant",
@@ -162,9 +164,10 @@ def _report() -> str:
 
 
 with ui.guard("The HTML report"):
-    if st.button("Build the HTML report", key="build_report", icon=":material/description:"):
+    if comp is not None and st.button("Build the HTML report", key="build_report",
+                                      icon=":material/description:"):
         with st.spinner("Rendering the figures\u2026"):
-            st.session_state["_report_html"] = (sel, _report())
+            st.session_state["_report_html"] = (sel, _report(comp))
     built = st.session_state.get("_report_html")
     if built is not None and built[0] == sel:
         html_text = built[1]

@@ -27,7 +27,7 @@ _MAPPINGS = {"1-1 (optimal assignment)": "one_to_one", "M-1 (integer program)": 
 
 @st.cache_data(show_spinner="Scoring token- and type-level measures ...")
 def _scores(_campaign, key: str, missing: str) -> pd.DataFrame:
-    from metrics.evaluate import evaluate  # noqa: PLC0415
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return evaluate(_campaign, list(TOKEN_METRICS + TYPE_METRICS), missing=missing)
 
@@ -41,7 +41,7 @@ def scores_for(campaign, missing: str = "penalize") -> pd.DataFrame:
 @st.cache_data(show_spinner="Computing the mapping ...")
 def _mapping(_campaign, key: str, system: str, mapping: str, measure: str,
              missing: str) -> pd.DataFrame:
-    from metrics.typelevel.campaign import type_mappings  # noqa: PLC0415
+    from metrics.measures.typelevel.type_entries import type_mappings  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return type_mappings(_campaign, system, mapping=mapping, measure=measure, missing=missing)
 
@@ -52,7 +52,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
 
     Parameters
     ----------
-    campaign : metrics.campaign.Campaign
+    campaign : metrics.model.campaign.Campaign
     scores : DataFrame, optional
         Its score table; the token- and type-level measures missing from it are computed.
     missing : str
@@ -68,7 +68,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
         st.info("This campaign has no word types: the type-level view needs a token tagging "
                 "campaign (format `conllu`, see docs/type-level.md).")
         return
-    from metrics.typelevel.ranking import rank_comparison  # noqa: PLC0415
+    from metrics.analyses.token_type_ranks import rank_comparison  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     wanted = list(TOKEN_METRICS + TYPE_METRICS)
     if scores is None or not set(wanted) <= set(scores["metric"]):

@@ -9,10 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-import pandas as pd
-
-from metrics.commands.common import add_campaign_args, campaign_from_args
+from metrics.commands.campaign_args import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
+from metrics.measures.registry import available_metrics, parse_metrics
 
 __all__ = ["add_parser", "run", "DEFAULT_METRICS"]
 
@@ -55,7 +54,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _list_metrics() -> int:
-    from metrics.registry import available_metrics  # noqa: PLC0415
 
     for m in available_metrics(type_level=True, organisation=True):
         params = ", ".join(f"{k}={v}" for k, v in m.params.items())
@@ -67,13 +65,12 @@ def _list_metrics() -> int:
 def run(args: argparse.Namespace) -> int:
     if args.list_metrics:
         return _list_metrics()
-    from metrics.baselines import add_baselines  # noqa: PLC0415
-    from metrics.evaluate import evaluate  # noqa: PLC0415
-    from metrics.registry import parse_metrics  # noqa: PLC0415
+    from metrics.analyses.baselines import add_baselines  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     specs = parse_metrics(args.metrics)  # fail on a bad name before loading anything
     if args.engine == "dask":
-        from metrics.engine_dask.cli import evaluate_from_args  # noqa: PLC0415
+        from metrics.engines.dask.command import evaluate_from_args  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         return _write(evaluate_from_args(args, specs), args.out)
     campaign = campaign_from_args(args)
@@ -87,7 +84,12 @@ def run(args: argparse.Namespace) -> int:
     mappings: list = []
     table = evaluate(campaign, specs, missing=args.missing, systems=systems,
                      mappings_out=mappings)
-    from metrics.typelevel.campaign import exactness_summary, mapping_table  # noqa: PLC0415
+    import pandas as pd  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
+    from metrics.measures.typelevel.type_entries import (  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+        exactness_summary,
+        mapping_table,
+    )
 
     maps = pd.concat(mappings, ignore_index=True) if mappings else None
     for line in exactness_summary(maps):

@@ -3,7 +3,8 @@ Strictness of measures on a campaign (Amigó, Gonzalo, Verdejo, SIGIR 2013, §4.
 ``docs/meta-evaluation.md``).
 
 PATH is anything ``evaluate`` reads, or a score table. A campaign with clusterings is first
-scored with :func:`metrics.evaluate.evaluate` on every measure named; a score table must hold
+scored with :func:`metrics.measures.scoring.evaluate` on every measure named; a score table must
+hold
 them. Writes into ``--out``:
 
 - ``meta_evaluation.csv``: ``metric,robustness,strictness,strictness_per_topic,
@@ -32,8 +33,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from metrics.commands.campaign_args import add_campaign_args, metric_names
 from metrics.commands.compare import load_scores
-from metrics.commands.common import add_campaign_args, metric_names
 from metrics.errors import UnanimityError
 from metrics.meta.strictness import STRICTNESS_READINGS
 
@@ -78,7 +79,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.meta_evaluation import meta_evaluate  # noqa: PLC0415
+    from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     if args.strictness_top < 1:
         raise UnanimityError(f"--strictness-top must be a whole number >= 1, got "
@@ -108,8 +109,10 @@ def run(args: argparse.Namespace) -> int:
     files = list(OUTPUT_FILES)
     frames = [result.to_dataframe(), result.per_topic, result.ranks]
     if args.constraints:
-        from metrics.constraints_rs import (  # noqa: PLC0415
-            organisation_constraint_results, organisation_verdicts)
+        from metrics.meta.constraints_rs import (  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+            organisation_constraint_results,
+            organisation_verdicts,
+        )
 
         checks = organisation_constraint_results()
         verdicts = organisation_verdicts(results=checks)
@@ -117,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         frames += [checks, verdicts.rename_axis(columns=None).reset_index()]
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name, frame in zip(files, frames):
+        for name, frame in zip(files, frames, strict=True):
             frame.to_csv(out / name, index=False)
     except OSError as exc:
         raise UnanimityError(f"cannot write into {out}: {exc.strerror or exc}") from None

@@ -30,7 +30,7 @@ class ZipArchive:
             raise CampaignFormatError(label, f"zips nested more than {meter.budget.nesting} deep")
         try:
             self.zf = zipfile.ZipFile(data)
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
             raise CampaignFormatError(label, "not a valid zip archive: truncated or corrupt zip "
                                       "(its table of contents cannot be read); make the zip "
                                       "again") from None
@@ -139,7 +139,7 @@ def open_root(path: str | Path, meter: Meter | None = None) -> Node:
     while True:
         top = [c for c in archive.root().iterdir()
                if not c.name.startswith(("__MACOSX", "."))]
-        if len(top) == 1 and top[0].is_file() and is_zip(top[0]):
-            archive = top[0].open_zip()  # type: ignore[union-attr]
+        if len(top) == 1 and isinstance(top[0], ZipNode) and top[0].is_file() and is_zip(top[0]):
+            archive = top[0].open_zip()
             continue
         return archive.root()

@@ -15,19 +15,18 @@ only the comparison analyses (UIR, significance, rankings) apply to it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from metrics.campaign import Campaign
 from metrics.errors import CampaignFormatError
 from metrics.io.build import default_testbed_rule, testbeds_from_rule
 from metrics.io.parquet import number_column, read_parquet, text_column
 from metrics.io.source import as_node
 from metrics.io.text import read_delimited, read_text, strip_extensions
-from metrics.report import ClusteringReport, LoadNote, ValidationReport
-from metrics.scores import SCORE_COLUMNS
+from metrics.model.campaign import Campaign
+from metrics.model.score_table import SCORE_COLUMNS
+from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
 
 __all__ = [
     "looks_like_scores", "wide_table_problem", "read_score_table",
@@ -80,7 +79,7 @@ def _where(lines: np.ndarray | None, row: int) -> tuple[int | None, str]:
     return int(lines[row]), ""
 
 
-def _parse_values(path: Path, values: pd.Series, lines: np.ndarray | None) -> np.ndarray:
+def _parse_values(path: object, values: pd.Series, lines: np.ndarray | None) -> np.ndarray:
     if values.dtype.kind in "biuf":
         return values.to_numpy(dtype=np.float64)
     text = values.astype(object).to_numpy()

@@ -30,8 +30,9 @@ import stat
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
-from metrics.errors import CampaignFormatError
+from metrics.errors import CampaignFormatError, UnanimityError
 
 __all__ = ["Budget", "Meter", "Node", "FsNode", "as_node", "env_positive", "MIB"]
 
@@ -52,7 +53,6 @@ def env_positive(var: str) -> float | None:
     UnanimityError
         When it is set to something else than a positive number.
     """
-    from metrics.errors import UnanimityError  # noqa: PLC0415
 
     raw = os.environ.get(var, "").strip()
     if not raw:
@@ -96,8 +96,9 @@ class Budget:
 
     @classmethod
     def from_env(cls) -> Budget:
-        """The defaults, overridden by ``UNANIMITY_MAX_FILE_MB``, ``..._CAMPAIGN_MB``, ``..._RATIO``."""
-        changes = {}
+        """The defaults, overridden by ``UNANIMITY_MAX_FILE_MB``, ``..._CAMPAIGN_MB``,
+        ``..._RATIO``."""
+        changes: dict[str, Any] = {}
         for var, name in _ENV.items():
             value = env_positive(var)
             if value is not None:
@@ -145,6 +146,7 @@ def _size(n: float) -> str:
 def _read_stream(fh, label: str, meter: Meter, stored: int, head: int | None = None) -> bytes:
     """Read a binary stream in chunks, gunzipping it when it starts with the gzip magic."""
     first = fh.read(2)
+    src: gzip.GzipFile | _Prefixed
     if first == b"\x1f\x8b":
         src = gzip.GzipFile(fileobj=_Prefixed(first, fh))
     else:
@@ -225,11 +227,12 @@ class Node:
             When ``rel`` is absolute or leaves the root (``..``).
         """
         parts = _relative_parts(self, rel)
-        node: Node | None = self
+        node: Node = self
         for part in parts:
-            node = next((c for c in node.iterdir() if c.name == part), None)
-            if node is None:
+            found = next((c for c in node.iterdir() if c.name == part), None)
+            if found is None:
                 return None
+            node = found
         return node
 
     def read_bytes(self) -> bytes:
@@ -263,8 +266,8 @@ class FsNode(Node):
             real = self.path.resolve()
             st = os.stat(real)
         except (OSError, RuntimeError) as exc:
-            raise CampaignFormatError(self, f"cannot read file ({getattr(exc, 'strerror', None) or exc})"
-                                      ) from None
+            why = getattr(exc, "strerror", None) or exc
+            raise CampaignFormatError(self, f"cannot read file ({why})") from None
         root = self.root.resolve()
         if real != root and not real.is_relative_to(root):
             raise CampaignFormatError(self, "is a link to a file outside the campaign folder")

@@ -28,12 +28,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from metrics.campaign import Campaign
 from metrics.errors import CampaignFormatError
+from metrics.io.organisation_build import build_organisation_campaign
 from metrics.io.source import as_node
 from metrics.io.text import strip_extensions
-from metrics.organisation.build import build_organisation_campaign
-from metrics.report import LoadNote
+from metrics.model.campaign import Campaign
+from metrics.model.validation import LoadNote
 
 __all__ = ["read_qrels", "read_run", "load_trec_folder", "load_trec_files", "looks_like_trec",
            "is_trec_folder", "trec_run_name"]
@@ -245,7 +245,9 @@ def load_trec_folder(folder: object, name: str | None = None, testbed_rule=None)
                                   f"found {len(cands)}")
     notes: list[LoadNote] = []
     run_paths = []
-    for p in folder.child("runs").iterdir():
+    runs = folder.child("runs")
+    assert runs is not None  # the layout detection found the runs/ folder
+    for p in runs.iterdir():
         if p.is_file() and not p.name.startswith("."):
             run_paths.append(p)
         elif not p.name.startswith("."):

@@ -1,1 +1,2 @@
-"""Measures: the registry, the scoring of campaigns and the measure families (docs/measures.md)."""
+"""The measures by family (clustering, type level, document organisation), their registry and
+the campaign -> score table step."""

@@ -1,1 +1,1 @@
-"""Meta-evaluation of measures: Robustness, Strictness, formal constraints (docs/meta-evaluation.md)."""
+"""Meta-evaluation of measures: formal constraints, Robustness and Strictness."""

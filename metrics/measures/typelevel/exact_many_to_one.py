@@ -319,7 +319,7 @@ def solve(t, measure: str, start: np.ndarray, time_limit: float) -> Solved:
 
     Parameters
     ----------
-    t : tables of :mod:`metrics.typelevel.measures`
+    t : tables of :mod:`metrics.measures.typelevel.type_scores`
         Per-topic quantities (entries, ``a_dense``, ``a_size``, ``class_size``, ``value``).
     measure : {"macro", "micro", "microc"}
     start : ndarray of int64

@@ -1,0 +1,1 @@
+"""Reports of a comparison: the report object, pair rows, LaTeX, bundles, reported checks."""
