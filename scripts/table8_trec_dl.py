@@ -141,7 +141,7 @@ def strictness_grid(table: pd.DataFrame, metrics: list[str], reference: list[str
     results = [meta_evaluate(table, metrics, reference, systems=systems, strictness_top=k)
                for k in tops]
     out = results[0].to_dataframe()[["metric", "robustness"]]
-    for k, res in zip(tops, results):
+    for k, res in zip(tops, results, strict=True):
         frame = res.to_dataframe()
         out[f"per-topic@{k}"] = frame["strictness_per_topic"].to_numpy()
         out[f"all-outputs@{k}"] = frame["strictness_all_outputs"].to_numpy()

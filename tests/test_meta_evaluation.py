@@ -176,6 +176,13 @@ def _brute_strictness(v: np.ndarray, refs: list[np.ndarray]) -> float:
     return -best if np.isfinite(best) else float("nan")
 
 
+def _rank_among(x: np.ndarray, p: tuple, among: list) -> float:
+    """Scaled average rank of output p among ``among`` (1 = best), from the definition."""
+    worse = sum(1 for q in among if x[q] < x[p])
+    ties = sum(1 for q in among if x[q] == x[p] and q != p)
+    return (worse + ties / 2.0) / (len(among) - 1)
+
+
 def _brute_strictness_readings(v: np.ndarray, refs: list[np.ndarray], reading: str,
                                top: int) -> float:
     """Minus the mean of the ``top`` largest rank differences, ranks within each topic or over
@@ -190,11 +197,7 @@ def _brute_strictness_readings(v: np.ndarray, refs: list[np.ndarray], reading: s
             if len(among) < 2:
                 continue
             for p in among:
-                def rank(x):
-                    worse = sum(1 for q in among if x[q] < x[p])
-                    ties = sum(1 for q in among if x[q] == x[p] and q != p)
-                    return (worse + ties / 2.0) / (len(among) - 1)
-                diffs.append(rank(v) - rank(ref))
+                diffs.append(_rank_among(v, p, among) - _rank_among(ref, p, among))
     if not diffs:
         return float("nan")
     largest = sorted(diffs, reverse=True)[:top]

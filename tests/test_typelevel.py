@@ -11,6 +11,14 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typelevel_bruteforce import (
+    MEASURE_OF,
+    VALUE_OF,
+    brute_best,
+    brute_score,
+    tiny_entries,
+    write_token_corpus,
+)
 
 from metrics.errors import UnanimityError
 from metrics.io import load_files
@@ -23,14 +31,6 @@ from metrics.measures.typelevel.type_scores import (
     best_mapping,
     score_mapping,
     type_scores,
-)
-from typelevel_bruteforce import (
-    MEASURE_OF,
-    VALUE_OF,
-    brute_best,
-    brute_score,
-    tiny_entries,
-    write_token_corpus,
 )
 
 # --- the paper's example (§3 and §4.1) -------------------------------------------------------

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from typelevel_bruteforce import brute_best, brute_score, tiny_entries, write_token_corpus
 
 from metrics.cli import main
 from metrics.io import load, load_files
@@ -31,7 +32,6 @@ from metrics.measures.typelevel.type_scores import (
     best_mapping,
     score_mapping,
 )
-from typelevel_bruteforce import brute_best, brute_score, tiny_entries, write_token_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_data" / "ud-ewt"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
+
 def brute_score(gold: list[set], induced: list[set], h: dict) -> dict[str, float]:
     """Every type-level score of one mapping h (cluster -> class; absent = unmapped), read from
     the paper's definitions: h(B_i) is a set; under 1-1 each unmapped cluster of B_i counts

@@ -9,8 +9,8 @@ when none of its clusters was there (|h(B_i)| + 1, IM_i + [c ∈ A_i]). It first
 improving cluster's best move together and keeps them if the measure rises, else makes the
 single best move; it stops when no single move improves (a local optimum).
 
-``t`` is the per-topic tables object of :mod:`metrics.measures.typelevel.type_scores` (entries ``e``,
-``a_dense``, ``a_size``, ``class_size``, ``b_t``, ``members``, ``counts`` and ``value``).
+``t`` is the per-topic tables object of :mod:`metrics.measures.typelevel.type_scores` (entries
+``e``, ``a_dense``, ``a_size``, ``class_size``, ``b_t``, ``members``, ``counts`` and ``value``).
 """
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ def _kernel(field: str) -> Callable[..., np.ndarray]:
     def kernel(scorer, mapping: str = "one_to_one", seconds: float | None = None) -> np.ndarray:
         maps = _mappings(scorer, measure, mapping, seconds)
         return np.array([getattr(mapping_scores(te.entries, mp.target), field)
-                         for te, mp in zip(_entries(scorer), maps)], dtype=float)
+                         for te, mp in zip(_entries(scorer), maps, strict=True)], dtype=float)
     return kernel
 
 
@@ -146,7 +146,7 @@ def _mapping_rows(gold: Membership, run: Membership, entries: list[TopicEntries]
     """One row per cluster and topic of a mapping (:data:`MAPPING_COLUMNS`)."""
     tokens = np.bincount(run.label, minlength=run.n_labels)
     frames = []
-    for t, (te, best) in enumerate(zip(entries, maps)):
+    for t, (te, best) in enumerate(zip(entries, maps, strict=True)):
         e = te.entries
         sizes = np.bincount(e.b_cluster, minlength=e.n_clusters)
         w = (e.b_matrix().T @ e.a_matrix()).toarray()

@@ -270,8 +270,8 @@ def _score_of(t: _Tables, target: np.ndarray) -> MappingScores:
         mc_p = cm.sum() / n_star
         macroc = 2 * mc_p * mc_r / (mc_p + mc_r) if mc_p + mc_r > 0 else 0.0
         w = z_sizes / n_star
-        micro_c = [float(np.sum(w * _ratio(num, den)))
-                   for num, den in ((z_cm, z_sizes), (z_cm, z_class), (2 * z_cm, z_sizes + z_class))]
+        parts = ((z_cm, z_sizes), (z_cm, z_class), (2 * z_cm, z_sizes + z_class))  # P, R, F
+        micro_c = [float(np.sum(w * _ratio(num, den))) for num, den in parts]
     else:
         macroc, micro_c = 1.0, [1.0, 1.0, 1.0]
     return MappingScores(float(p), float(r), float(f), float(macroc), mi_p, mi_r, mi_f,
