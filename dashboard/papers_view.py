@@ -92,7 +92,7 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
     st.dataframe(top, hide_index=True, width="stretch", key=f"{key}_top",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")
                                 for c in ("weakest_delta", "uir")})
-    st.caption("JAIR 2011 Fig. 10 takes the ten pairs with the largest improvement; the UIR "
+    st.caption("JAIR 2011 Fig. 7 takes the ten pairs with the largest improvement; the UIR "
                "analysis page shows every pair.")
 
     imp = tables.get("improved_systems")

@@ -11,7 +11,13 @@ See ``docs/meta-evaluation.md`` for what the paper found.
 
 Usage::
 
-    python scripts/table8_trec_dl.py [--campaign DIR] [--out DIR] [--min-depth 1000] [--ir-only]
+    python scripts/table8_trec_dl.py [--campaign DIR] [--out DIR] [--min-depth 900] [--ir-only]
+                                     [--tops 1,10]
+
+Strictness is given under both readings of the paper's §4.1 (the systems ranked within each
+topic, ``per-topic``; every (system, topic) output ranked at once, ``all-outputs``) and, for each
+K of ``--tops``, from the mean of the K largest rank differences (the paper's own check used the
+10 largest; K = 1 is the largest alone): columns ``per-topic@K`` and ``all-outputs@K``.
 
 As in the paper, only systems returning long rankings are kept (discriminating systems that
 return short rankings is easy): those whose median number of documents per topic is at least
@@ -127,6 +133,36 @@ def rs_scores(campaign: Path) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def strictness_grid(table: pd.DataFrame, metrics: list[str], reference: list[str],
+                    systems: list[str], tops: list[int]):
+    """Robustness and Strictness under both readings for each K of ``tops``: one row per
+    measure (``metric, robustness, per-topic@K, all-outputs@K, ..., paper_strictness``), and the
+    meta-evaluation at the first K (its per-topic view)."""
+    results = [meta_evaluate(table, metrics, reference, systems=systems, strictness_top=k)
+               for k in tops]
+    out = results[0].to_dataframe()[["metric", "robustness"]]
+    for k, res in zip(tops, results, strict=True):
+        frame = res.to_dataframe()
+        out[f"per-topic@{k}"] = frame["strictness_per_topic"].to_numpy()
+        out[f"all-outputs@{k}"] = frame["strictness_all_outputs"].to_numpy()
+    out["paper_strictness"] = out["metric"].map(PAPER_STRICTNESS)
+    return out, results[0]
+
+
+def paper_order(out: pd.DataFrame) -> dict[str, bool]:
+    """For each Strictness column: does it order the paper's four measures as the paper does,
+    R*S(n=30) strictest, then MRR, MAP, P@10 (closest to 0 first)?"""
+    want = sorted(PAPER_STRICTNESS, key=PAPER_STRICTNESS.get, reverse=True)
+    got = {}
+    rows = out.set_index("metric")
+    for col in [c for c in out.columns if "@" in c]:
+        if not set(want) <= set(rows.index):
+            continue
+        vals = rows.loc[want, col]
+        got[col] = bool(vals.is_monotonic_decreasing and vals.is_unique)
+    return got
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--campaign", type=Path, default=DEFAULT_CAMPAIGN)
@@ -134,7 +170,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-depth", type=int, default=900,
                     help="keep systems whose median ranking depth is at least this (default 900)")
     ap.add_argument("--ir-only", action="store_true", help="meta-evaluate the IR measures alone")
+    ap.add_argument("--tops", default="1,10",
+                    help="comma-separated K: Strictness from the K largest rank differences "
+                         "(default 1,10)")
     args = ap.parse_args(argv)
+    try:
+        tops = [int(k) for k in args.tops.split(",") if k.strip()]
+    except ValueError:
+        raise SystemExit(f"table8: --tops takes whole numbers, got {args.tops!r}") from None
+    if not tops or min(tops) < 1:
+        raise SystemExit(f"table8: --tops takes whole numbers >= 1, got {args.tops!r}")
     if not args.campaign.exists():
         raise SystemExit(f"table8: campaign not found at {args.campaign}")
     table, depth = ir_scores(args.campaign)
@@ -149,12 +194,13 @@ def main(argv: list[str] | None = None) -> int:
     if len(kept) < 3:
         raise SystemExit(f"table8: only {len(kept)} systems have a median depth >= "
                          f"{args.min_depth}")
-    result = meta_evaluate(table, metrics, list(IR_MEASURES), systems=kept)
-    out = result.to_dataframe()
-    out["paper_strictness"] = out["metric"].map(PAPER_STRICTNESS)
+    out, result = strictness_grid(table, metrics, list(IR_MEASURES), kept, tops)
     print(f"TREC DL 2019: {len(kept)} of {len(depth)} systems (median depth >= {args.min_depth}), "
           f"{table['topic'].nunique()} topics")
     print(out.to_string(index=False, float_format=lambda v: f"{v:.3f}", na_rep="-"))
+    for col, same in paper_order(out).items():
+        print(f"{col}: {'the paper' if same else 'not the paper'}'s order of R*S(n=30), MRR, "
+              "MAP, P@10")
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         out.to_csv(args.out / "table8.csv", index=False)

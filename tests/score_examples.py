@@ -16,7 +16,7 @@ def long_table(scores: dict[str, dict[str, list[float]]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["system", "topic", "metric", "value"])
 
 
-# Our instance of the JAIR 2011 UIR example (Table 5 of the paper: ten test cases, precision and
+# Our instance of the JAIR 2011 UIR example (Table 3 of the paper: ten test cases, precision and
 # recall of systems a and b, "a >= b" yes for cases 1-6, "b >= a" yes for cases 1, 2, 7, 8).
 #   cases 1-2: tied on both metrics          -> in both sets
 #   cases 3-6: a better (or equal) on both   -> a >= b only

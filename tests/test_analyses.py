@@ -236,7 +236,7 @@ def test_delta_f_and_weakest_metric(result):
     n_all = int(((pairs["delta_reliability"] > 0) & (pairs["delta_sensitivity"] > 0)).sum())
     assert w["n"] == n_all > 3
     assert w["pearson_r"] == pytest.approx(stats.pearsonr(pts["weakest_delta"], pts["uir"])[0])
-    assert w["pearson_r"] > 0  # UIR follows the weakest improvement (JAIR Fig. 10)
+    assert w["pearson_r"] > 0  # UIR follows the weakest improvement (JAIR Fig. 7)
 
 
 def test_cross_testbed_prediction(replab, replab_beds, result):

@@ -1,6 +1,6 @@
 """What the command line says to a newcomer: ``--version``, a description in every sub-command's
-``--help``, an aligned ``--list-metrics``, one line for ``evaluate --out``, the counts of the
-papers' improved systems, and why a Strictness is NaN."""
+``--help``, an aligned ``--list-metrics``, one line for ``evaluate --out`` and the counts of
+the papers' improved systems."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -83,18 +82,3 @@ def test_compare_says_pairs_and_systems(tmp_path, capsys):
     pairs, systems = int(imp["n_improved"].sum()), int((imp["n_improved"] > 0).sum())
     assert pairs > systems > 0
     assert f"UIR > 0.25: {pairs} pairs, {systems} systems improve another;" in line
-
-
-def test_meta_evaluate_says_why_strictness_is_nan(tmp_path, capsys):
-    assert main(["meta-evaluate", str(DEMO), "--metrics", "bcubed_precision", "--reference",
-                 "purity", "--out", str(tmp_path / "m"), "--systems",
-                 "best_replab,t_twitter_LDA,terms_jaccard_HAC_0%"]) == 0
-    out = capsys.readouterr().out.splitlines()
-    table = pd.read_csv(tmp_path / "m" / "meta_evaluation.csv").set_index("metric")
-    assert np.isnan(table.loc["purity", "strictness"])
-    why = [x for x in out if x.startswith("strictness NaN")]
-    assert why == ["strictness NaN for purity: a reference is compared with the other "
-                   "references, and --reference names no other (give two or more)"]
-    assert main(["meta-evaluate", str(DEMO), "--metrics", "bcubed_precision", "--reference",
-                 "purity,inverse_purity", "--out", str(tmp_path / "m2")]) == 0
-    assert "strictness NaN" not in capsys.readouterr().out

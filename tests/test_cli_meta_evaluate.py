@@ -25,7 +25,8 @@ def test_replab_clustering_measures(tmp_path, capsys):
                "--reference", "purity,inverse_purity", "--out", str(tmp_path)])
     assert rc == 0
     out = pd.read_csv(tmp_path / "meta_evaluation.csv")
-    assert list(out.columns) == ["metric", "robustness", "strictness"]
+    assert list(out.columns) == ["metric", "robustness", "strictness", "strictness_per_topic",
+                                 "strictness_all_outputs"]
     assert list(out["metric"]) == ["reliability", "sensitivity", "v_measure(beta=2)", "purity",
                                    "inverse_purity"]
     # the same numbers as the library on the score table evaluate() gives
@@ -33,7 +34,8 @@ def test_replab_clustering_measures(tmp_path, capsys):
     ref = meta_evaluate(table, ["reliability", "sensitivity", "v_measure(beta=2)"],
                         ["purity", "inverse_purity"]).to_dataframe()
     assert np.array_equal(out["robustness"].to_numpy(), ref["robustness"].to_numpy())
-    assert np.array_equal(out["strictness"].to_numpy(), ref["strictness"].to_numpy())
+    for col in ("strictness", "strictness_per_topic", "strictness_all_outputs"):
+        assert np.array_equal(out[col].to_numpy(), ref[col].to_numpy())
     assert out["strictness"].between(-1, 0).all() and out["robustness"].between(-1, 1).all()
     topics = pd.read_csv(tmp_path / "meta_evaluation_topics.csv")
     assert len(topics) == 5 * 61 and (topics["systems"] == 35).all()
@@ -55,6 +57,23 @@ def test_score_table_campaign_by_hand(tmp_path):
     assert out.loc["r2", "robustness"] == pytest.approx(-0.2)
 
 
+def test_both_readings_printed_and_a_lone_reference_explained(tmp_path, capsys):
+    path = tmp_path / "scores.csv"
+    _table(HAND).to_csv(path, index=False)
+    rc = main(["meta-evaluate", str(path), "--metrics", "m", "--reference", "r1",
+               "--strictness", "all-outputs", "--strictness-top", "2", "--out", str(tmp_path / "o")])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "strictness_per_topic" in printed and "strictness_all_outputs" in printed
+    assert "the all-outputs reading, mean of the 2 largest rank differences" in printed
+    assert "NaN" not in printed and "nan" not in printed
+    assert ("n/a: r1 has no reference other than itself (a measure is not judged against "
+            "itself): give at least two reference measures") in printed
+    out = pd.read_csv(tmp_path / "o" / "meta_evaluation.csv").set_index("metric")
+    assert out.loc["m", "strictness"] == out.loc["m", "strictness_all_outputs"]
+    assert np.isnan(out.loc["r1", "strictness"])
+
+
 def test_bundled_score_table(tmp_path):
     rc = main(["meta-evaluate", str(SAMPLE), "--metrics", "f_0.5", "--reference",
                "reliability,sensitivity", "--out", str(tmp_path)])
@@ -70,6 +89,8 @@ def test_bundled_score_table(tmp_path):
     ([str(SAMPLE), "--metrics", "f_0.5", "--reference", "reliability", "--systems", "x"],
      "not in the score table"),
     (["/nonexistent/campaign", "--metrics", "purity", "--reference", "purity"], "nonexistent"),
+    ([str(SAMPLE), "--metrics", "f_0.5", "--reference", "reliability", "--strictness-top", "0"],
+     "--strictness-top must be a whole number >= 1, got 0"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, message, tmp_path, capsys):
     rc = main(["meta-evaluate", *argv, "--out", str(tmp_path)])

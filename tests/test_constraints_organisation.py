@@ -65,10 +65,13 @@ def test_hand_worked_ir_scores(ir_table):
     assert row("P@10", "priority") == pytest.approx((0.1, 0.1))
     # RBP(p) = (1 - p) sum_i rel_i p^(i-1)
     assert row("RBP(p=0.8,rel=1)", "priority") == pytest.approx((0.2, 0.2 * 0.8))
-    # deepness threshold read at the largest n: AP = 1/n vs (sum_k k/(n+k))/n
+    # deepness threshold read at the largest n, n + 1 relevant documents (r0 on top of the
+    # better ranking, r1 .. rn after n irrelevant in the worse): AP = 1/(n+1) vs
+    # (sum_k k/(n+k))/(n+1)
     n = DEEP_GRID[-1]
     k = np.arange(1, n + 1)
-    assert row("AP", "deepness_threshold") == pytest.approx((1 / n, np.sum(k / (n + k)) / n))
+    assert row("AP", "deepness_threshold") == pytest.approx(
+        (1 / (n + 1), np.sum(k / (n + k)) / (n + 1)))
     # confidence: trailing irrelevant documents change nothing
     b, w = row("AP", "confidence")
     assert b == w == pytest.approx((1 + 1) / 3)

@@ -138,9 +138,14 @@ def test_type_level_page_renders_the_rank_comparison(ud_app):
     # the mapping of another run: still clean, the page says how it was found
     runs = ud_app.selectbox(key="tl_sys").options
     ud_app.selectbox(key="tl_sys").set_value(runs[-1]).run()
-    ud_app.selectbox(key="tl_map").set_value("M-1 (majority + hill climbing)").run()
+    ud_app.selectbox(key="tl_map").set_value("M-1 (integer program)").run()
     assert_clean(ud_app)
-    assert any("Found by" in c.value for c in ud_app.caption)
+    assert any("Found by majority: a proven optimum" in c.value for c in ud_app.caption)
+    ud_app.selectbox(key="tl_sys").set_value("ctxkm-17").run()
+    ud_app.selectbox(key="tl_measure").set_value("MicroC").run()
+    assert_clean(ud_app)
+    assert any("Found by hill climbing" in c.value and "gap ≤" in c.value
+               for c in ud_app.caption)
 
 
 def test_type_level_pair_m1_on_leaderboard(ud_app):

@@ -72,11 +72,40 @@ def test_strictness_against_one_reference_by_hand():
     assert res["m"].strictness == pytest.approx(-0.5)  # t2, B: 1 - 0.5
     assert (res["m"].worst_topic, res["m"].worst_system) == ("t2", "B")
     assert math.isnan(res["r1"].strictness)  # no other reference to compare with
+    assert "no reference other than itself" in res["r1"].strictness_note
+    assert res["m"].strictness_note == ""
+
+
+def test_both_readings_and_the_k_largest_by_hand():
+    # m ranks A above B on both topics; r reverses t1 and agrees on t2; the outputs of t1 score
+    # higher than those of t2 by m, lower by r.
+    data = {"m": {"t1": [4, 3], "t2": [2, 1]}, "r": {"t1": [1, 2], "t2": [4, 3]}}
+    rows = [(s, t, m, float(v)) for m, per in data.items() for t, vals in per.items()
+            for s, v in zip(["A", "B"], vals)]
+    table = pd.DataFrame(rows, columns=["system", "topic", "metric", "value"])
+    # per topic: t1 m (A 1, B 0), r (A 0, B 1) -> differences 1, -1; t2 equal -> 0, 0
+    # all outputs, scaled over the four: m A/t1 1, B/t1 2/3, A/t2 1/3, B/t2 0; r A/t1 0,
+    # B/t1 1/3, A/t2 1, B/t2 2/3 -> differences 1, 1/3, -2/3, -2/3
+    one = meta_evaluate(table, ["m"], ["r"])["m"]
+    assert (one.strictness_per_topic, one.strictness_all_outputs) == (-1.0, -1.0)
+    two = meta_evaluate(table, ["m"], ["r"], strictness_reading="all-outputs", strictness_top=2)
+    m = two["m"]
+    assert m.strictness_per_topic == pytest.approx(-(1 + 0) / 2)
+    assert m.strictness_all_outputs == pytest.approx(-(1 + 1 / 3) / 2)
+    assert m.strictness == m.strictness_all_outputs
+    assert (m.worst_topic, m.worst_system, m.worst_reference) == ("t1", "A", "r")
+    assert two.strictness_reading == "all-outputs" and two.strictness_top == 2
+    per = two.per_topic[two.per_topic["metric"] == "m"]["strictness"].to_numpy()
+    assert per == pytest.approx([-(1 + 1 / 3) / 2, -(-2 / 3 - 2 / 3) / 2])
+    with pytest.raises(ValueError, match="per-topic, all-outputs"):
+        meta_evaluate(table, ["m"], ["r"], strictness_reading="overall")
 
 
 def test_result_table_and_ranks(hand):
     df = hand.to_dataframe()
-    assert list(df.columns) == ["metric", "robustness", "strictness"]
+    assert list(df.columns) == ["metric", "robustness", "strictness", "strictness_per_topic",
+                                "strictness_all_outputs"]
+    assert (df["strictness"] == df["strictness_per_topic"]).all()  # the default reading
     assert list(df["metric"]) == ["m", "r1", "r2"]
     ranks = hand.ranks
     t2 = ranks[(ranks["metric"] == "r1") & (ranks["topic"] == "t2")]
@@ -147,6 +176,34 @@ def _brute_strictness(v: np.ndarray, refs: list[np.ndarray]) -> float:
     return -best if np.isfinite(best) else float("nan")
 
 
+def _rank_among(x: np.ndarray, p: tuple, among: list) -> float:
+    """Scaled average rank of output p among ``among`` (1 = best), from the definition."""
+    worse = sum(1 for q in among if x[q] < x[p])
+    ties = sum(1 for q in among if x[q] == x[p] and q != p)
+    return (worse + ties / 2.0) / (len(among) - 1)
+
+
+def _brute_strictness_readings(v: np.ndarray, refs: list[np.ndarray], reading: str,
+                               top: int) -> float:
+    """Minus the mean of the ``top`` largest rank differences, ranks within each topic or over
+    every (system, topic) output, each pair of measures over the outputs both score."""
+    diffs = []
+    n_s, n_t = v.shape
+    for ref in refs:
+        groups = ([[(o, t) for o in range(n_s)] for t in range(n_t)] if reading == "per-topic"
+                  else [[(o, t) for o in range(n_s) for t in range(n_t)]])
+        for group in groups:
+            among = [p for p in group if not np.isnan(v[p]) and not np.isnan(ref[p])]
+            if len(among) < 2:
+                continue
+            for p in among:
+                diffs.append(_rank_among(v, p, among) - _rank_among(ref, p, among))
+    if not diffs:
+        return float("nan")
+    largest = sorted(diffs, reverse=True)[:top]
+    return -sum(largest) / len(largest)
+
+
 scores = st.integers(0, 4).map(float) | st.just(float("nan"))
 
 
@@ -181,6 +238,20 @@ def test_fast_equals_brute_force(cube):
         else:
             assert got == pytest.approx(want, abs=1e-12)
             assert -1.0 <= got <= 0.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(cubes(), st.sampled_from(["per-topic", "all-outputs"]), st.integers(1, 4))
+def test_both_readings_and_top_k_equal_brute_force(cube, reading, top):
+    v, refs = cube[:, :, 0], cube[:, :, 1:]
+    want = _brute_strictness_readings(v, [refs[:, :, j] for j in range(refs.shape[2])],
+                                      reading, top)
+    got = strictness(v, refs, reading=reading, top=top).value
+    if math.isnan(want):
+        assert math.isnan(got)
+    else:
+        assert got == pytest.approx(want, abs=1e-12)
+        assert -1.0 <= got <= 1.0
 
 
 @settings(max_examples=60, deadline=None)

@@ -73,8 +73,29 @@ def test_ir_only_table(table8, campaign, tmp_path, capsys):
     assert written["robustness"].to_numpy() == pytest.approx(want["robustness"].to_numpy())
     # every system is ordered good > mid > bad on every topic by every measure
     assert written["robustness"].to_numpy() == pytest.approx([1.0] * 6)
-    assert written["strictness"].to_numpy() == pytest.approx([0.0] * 6)
-    assert "3 of 3 systems" in capsys.readouterr().out
+    assert list(written.columns) == ["metric", "robustness", "per-topic@1", "all-outputs@1",
+                                     "per-topic@10", "all-outputs@10", "paper_strictness"]
+    assert written["per-topic@1"].to_numpy() == pytest.approx([0.0] * 6)
+    assert written["per-topic@10"].to_numpy() == pytest.approx([0.0] * 6)
+    for k in (1, 10):  # the pooled reading, as the library computes it
+        pooled = meta_evaluate(table, [], list(table8.IR_MEASURES), strictness_top=k)
+        assert written[f"all-outputs@{k}"].to_numpy() == pytest.approx(
+            pooled.to_dataframe()["strictness_all_outputs"].to_numpy())
+    printed = capsys.readouterr().out
+    assert "3 of 3 systems" in printed
+
+
+def test_paper_order(table8):
+    rows = {"R*S(n=30)": (-0.5, -0.9), "MRR": (-0.6, -0.6), "MAP": (-0.7, -0.7),
+            "P@10": (-0.8, -0.8), "nDCG@10": (-0.1, -0.1)}
+    out = pd.DataFrame([(m, *v) for m, v in rows.items()],
+                       columns=["metric", "per-topic@1", "all-outputs@1"])
+    assert table8.paper_order(out) == {"per-topic@1": True, "all-outputs@1": False}
+
+
+def test_bad_tops(table8, campaign):
+    with pytest.raises(SystemExit, match="--tops takes whole numbers >= 1"):
+        table8.main(["--campaign", str(campaign), "--ir-only", "--tops", "0"])
 
 
 SHARED_DL = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"

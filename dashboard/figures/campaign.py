@@ -270,7 +270,7 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
 def threshold_curve_figure(curve: pd.DataFrame, threshold: float,
                            series: Mapping[str, str] | None = None,
                            title: str | None = None) -> go.Figure:
-    """The UIR-threshold study (JAIR 2011 Fig. 6, WePS paper Fig. 6).
+    """The UIR-threshold study (JAIR 2011 Fig. 10, WePS paper Fig. 6).
 
     Parameters
     ----------

@@ -86,7 +86,7 @@ def _marker_every(n: int, target: int = 12) -> int:
 
 def cross_testbed_figure(curves: pd.DataFrame, title: str | None = None) -> go.Figure:
     """Precision vs recall of the UIR, parametric-UIR and Delta-F predictors of the pairs that
-    hold on every test bed (JAIR 2011 §7, Figs. 13-15), one curve per predictor.
+    hold on every test bed (JAIR 2011 §7, Figs. 11-13), one curve per predictor.
 
     Parameters
     ----------

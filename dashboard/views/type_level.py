@@ -23,8 +23,7 @@ TYPE_METRICS: tuple[str, ...] = tuple(
     for m in ("type_macro_f", "type_micro_f", "type_microc_f", "type_macro_precision",
               "type_macro_recall"))
 _MEASURES = {"MacroI (P, R, F)": "macro", "MicroI": "micro", "MicroC": "microc"}
-_MAPPINGS = {"1-1 (optimal assignment)": "one_to_one", "M-1 (majority + hill climbing)":
-             "many_to_one"}
+_MAPPINGS = {"1-1 (optimal assignment)": "one_to_one", "M-1 (integer program)": "many_to_one"}
 
 
 @st.cache_data(show_spinner="Scoring token- and type-level measures ...")
@@ -86,7 +85,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     rho = comp.spearman.loc[tok, typ]
     st.caption(f"Spearman correlation of the two rankings: {rho:.2f}" if pd.notna(rho)
                else "The rankings cannot be correlated (a measure is constant).")
-    with st.expander("All measures: campaign means and ranks (the paper's Tables 2-3)"):
+    with st.expander("All measures: campaign means and ranks (the paper's Table 1)"):
         st.dataframe(comp.to_dataframe(), width="stretch")
         st.plotly_chart(figs.spearman_figure(comp.spearman, comp.type_level), theme=None,
                         width="stretch", key=f"{key}_rho")
@@ -102,7 +101,9 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     one = maps[maps["topic"].astype(str) == topic]
     if len(one):
         method = one["method"].iloc[0]
-        exact = "a proven optimum" if bool(one["exact"].iloc[0]) else "a local optimum"
+        exact = ("a proven optimum" if bool(one["exact"].iloc[0]) else
+                 f"the best mapping found ({one['exactness'].iloc[0]}: the optimum lies at most "
+                 "that far above its score)")
         st.caption(f"Found by {method}: {exact}.")
     st.plotly_chart(figs.mapping_figure(one, title=f"{system} on {topic}: clusters mapped to "
                                                    "each gold tag"),

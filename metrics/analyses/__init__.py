@@ -4,12 +4,12 @@ One module per analysis (see ``docs/measures.md`` for each definition):
 
 * :mod:`~metrics.analyses.campaign_comparison` -- :func:`compare`, :func:`comparison_core` and the
   alpha / threshold step :func:`comparison_at`: every ordered pair's UIR, parametric UIR, F_alpha
-  crossings, paired tests, per-metric verdicts and class; Delta F vs UIR (JAIR 2011 Fig. 8);
-  weakest-metric improvement vs UIR (JAIR Fig. 10); the result is a
+  crossings, paired tests, per-metric verdicts and class; Delta F vs UIR (JAIR 2011 Fig. 5);
+  weakest-metric improvement vs UIR (JAIR Fig. 7); the result is a
   :class:`~metrics.reports.comparison_report.CampaignComparison`;
-* :mod:`~metrics.analyses.rankings` -- rankings at alpha, rank moves (JAIR Table 3), per test bed;
+* :mod:`~metrics.analyses.rankings` -- rankings at alpha, rank moves (JAIR Table 2), per test bed;
 * :mod:`~metrics.analyses.per_topic` -- the per-topic view of a pair and its difference view;
-* :mod:`~metrics.analyses.threshold` -- the UIR-threshold curve (JAIR Fig. 12);
+* :mod:`~metrics.analyses.threshold` -- the UIR-threshold curve (JAIR Fig. 10);
 * :mod:`~metrics.analyses.cross_testbed` -- cross-test-bed prediction (JAIR §7);
 * :mod:`~metrics.analyses.paper_tables` -- the papers' tables on demand;
 * :mod:`~metrics.analyses.baselines` -- the baseline runs of the papers;

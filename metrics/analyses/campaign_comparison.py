@@ -1,17 +1,18 @@
 """The campaign comparison: :func:`comparison_core` (the alpha-free pairwise work, computed once),
-:func:`comparison_at` (the cheap alpha / threshold step) and :func:`compare` (both).
+:func:`comparison_at` (the cheap alpha / threshold step) and :func:`compare` (both). (Size: just
+over 400 lines, one computation: the core's record, the core, its alpha step and both together.)
 
 The analyses follow Amigó, Gonzalo, Artiles and Verdejo (2011), "Combining evaluation metrics
-via the unanimous improvement ratio and its application to clustering tasks", JAIR 42 (§5-§7),
+via the unanimous improvement ratio and its application to clustering tasks", JAIR 42 (§6-§7),
 and the WePS paper "The unanimous improvement ratio" (Amigó, Artiles, Gonzalo). Choices the
 papers leave open are listed in ``docs/measures.md``, "The comparison report":
 
 * All pair analyses use **ordered** pairs (a, b), a != b, except Delta F vs UIR, which takes each
   unordered pair once, oriented so that Delta F = F(a) - F(b) >= 0 (a is the system with the
-  higher campaign F_alpha; exact ties keep system order) -- the triangle of JAIR Fig. 8.
+  higher campaign F_alpha; exact ties keep system order) -- the triangle of JAIR Fig. 5.
 * The "F decreases although UIR > 0" series and Delta F use the campaign F at ``alpha`` of
   :func:`compare` and its ``average``.
-* "Improves on every metric" (weakest-metric analysis, JAIR Fig. 10) means the mean oriented
+* "Improves on every metric" (weakest-metric analysis, JAIR Fig. 7) means the mean oriented
   per-topic difference is > 0 for every UIR metric.
 * Pair classes and per-metric verdicts come from the corrected p-values at ``level`` = 0.05
   (:mod:`metrics.comparison.significance`); with ``test="none"`` they are left empty.
@@ -161,7 +162,7 @@ def comparison_core(
     S = len(cube.systems)
     if S < 2:
         raise ValueError(f"compare needs at least two systems, got {S}")
-    require_pairs(S, len(uir_metrics))
+    require_pairs(S, len(uir_metrics))  # every ordered pair, refused over the compute budget
     names = np.asarray(cube.systems, dtype=object)
     ucube = sub_cube(cube, uir_metrics)
     dirs = metric_directions(ucube.metrics, directions)

@@ -1,4 +1,4 @@
-"""Cross-test-bed prediction (JAIR 2011 §7, Figs. 13-15): how well UIR, parametric UIR and
+"""Cross-test-bed prediction (JAIR 2011 §7, Figs. 11-13): how well UIR, parametric UIR and
 Delta F measured on one test bed predict the pairs whose F_alpha order holds on every bed.
 
 The work is split like :func:`metrics.analyses.comparison_core`: :func:`beds_core` holds the

@@ -8,7 +8,7 @@
   (0.5 and 0.2 by default) for every pair, and the pairs where a significant improvement at one
   alpha is a significant loss at the other.
 * **Weakest-metric improvement over the ten pairs with the largest improvement** (JAIR
-  Fig. 10; WePS Fig. 5), next to the all-pairs version of :func:`metrics.analyses.compare`.
+  Fig. 7; WePS Fig. 5), next to the all-pairs version of :func:`metrics.analyses.compare`.
 * **Improved systems** of the comparison, under its profile's rule: the papers' strict
   ``UIR > t`` (WePS Table 5, profile ``jair2011``) or ``UIR >= t``
   (:mod:`metrics.comparison.reference`).
@@ -162,7 +162,7 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
 def weakest_metric_top(weakest_points: pd.DataFrame, n: int = 10) -> dict:
     """Weakest-metric improvement vs UIR over the ``n`` pairs with the largest weakest-metric
-    improvement (JAIR Fig. 10): ``pearson_r, pvalue, n, points`` like the all-pairs version."""
+    improvement (JAIR Fig. 7): ``pearson_r, pvalue, n, points`` like the all-pairs version."""
     pts = weakest_points.sort_values("weakest_delta", ascending=False, kind="stable").head(n)
     pts = pts.reset_index(drop=True)
     r, p = _pearson(pts["weakest_delta"].to_numpy(dtype=np.float64),

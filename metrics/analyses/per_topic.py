@@ -1,5 +1,5 @@
 """The per-topic view of one pair of systems: both systems' scores, the raw differences and the
-unanimous winner of every topic (JAIR 2011 §3)."""
+unanimous winner of every topic (JAIR 2011 §4.1)."""
 
 from __future__ import annotations
 

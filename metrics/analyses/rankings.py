@@ -1,5 +1,5 @@
 """Rankings of the systems by campaign F_alpha: at one alpha, between two alphas (JAIR 2011
-Table 3) and per test bed.
+Table 2) and per test bed.
 
 Ranks are 1 = best; ties share the smaller rank and keep system order; a system without any
 score ranks last. See ``docs/measures.md``, "Rankings".
@@ -27,7 +27,7 @@ def ranking(
     alpha: float = 0.5,
     average: str = "macro",
 ) -> pd.DataFrame:
-    """Systems ranked by campaign F_alpha (JAIR 2011 Table 3; ``docs/measures.md``, "Rankings").
+    """Systems ranked by campaign F_alpha (JAIR 2011 Table 2; ``docs/measures.md``, "Rankings").
 
     Returns
     -------

@@ -1,4 +1,4 @@
-"""The UIR-threshold curve (JAIR 2011 Fig. 12; WePS paper Fig. 6): for every threshold t, the
+"""The UIR-threshold curve (JAIR 2011 Fig. 10; WePS paper Fig. 6): for every threshold t, the
 share of ordered pairs with UIR >= t and, among them, the shares of each pair class, of pairs
 better for every alpha and of pairs whose F_alpha contradicts UIR.
 
@@ -20,7 +20,7 @@ __all__ = ["threshold_curve", "threshold_base", "threshold_frame", "class_arrays
 
 
 def threshold_curve(pairs: pd.DataFrame, thresholds: Sequence[float] | None = None) -> pd.DataFrame:
-    """UIR-threshold curve (JAIR 2011 Fig. 12; ``docs/measures.md``, "UIR-threshold curve") from
+    """UIR-threshold curve (JAIR 2011 Fig. 10; ``docs/measures.md``, "UIR-threshold curve") from
     a pairs frame.
 
     Parameters

@@ -3,7 +3,7 @@
 The paper's point is that token-level measures (M-1 / 1-1 accuracy, V, NVI, ...) and the
 type-level ones (MacroI, MicroI, MicroC) can rank the same induction systems differently,
 correlating weakly or even negatively. :func:`rank_comparison` turns a score table into the
-paper's Tables 2-3 layout (one row per system, one column per measure: the campaign mean) with
+paper's Table 1 layout (one row per system, one column per measure: the campaign mean) with
 the rank of every system under every measure and the Spearman correlation between the rankings.
 """
 

@@ -7,7 +7,7 @@ import argparse
 from metrics.errors import UnanimityError
 from metrics.io import FORMATS, load, load_files
 from metrics.io.testbeds import testbeds_option
-from metrics.measures.registry import parse_metric, split_metric_list
+from metrics.measures.registry import label_name, split_metric_list
 from metrics.model.campaign import MISSING_POLICIES, Campaign
 
 __all__ = ["add_campaign_args", "campaign_from_args", "metric_names"]
@@ -58,13 +58,9 @@ def _reader_options(args: argparse.Namespace) -> dict[str, object]:
 def metric_names(text: str, option: str = "--metrics") -> list[str]:
     """The measures of a comma-separated option: registered names in canonical spelling
     (``v_measure(beta=2.0)`` -> ``v_measure(beta=2)``, as ``evaluate`` writes them), other names
-    (those of a score table) as given; a repeated measure is an error."""
-    names = []
-    for spec in split_metric_list(str(text)):
-        try:
-            names.append(str(parse_metric(spec)))
-        except UnanimityError:
-            names.append(spec)
+    (a score table's labels, IR measures) as given (:func:`metrics.measures.registry.label_name`); a
+    repeated measure is an error."""
+    names = [label_name(spec) for spec in split_metric_list(str(text))]
     if len(set(names)) != len(names):
         raise UnanimityError(f"{option} repeats a metric: {text!r}")
     return names

@@ -29,6 +29,7 @@ from metrics.comparison.reference import improves
 from metrics.comparison.significance import CORRECTIONS, TESTS
 from metrics.comparison.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
 from metrics.errors import UnanimityError
+from metrics.measures.registry import parse_metric
 from metrics.measures.scoring import evaluate
 from metrics.model.score_table import validate_score_table
 from metrics.reports.bundle import write_comparison_bundle
@@ -109,8 +110,21 @@ def _scores_of(campaign, args: argparse.Namespace,
     if campaign.scores is not None:
         table = validate_score_table(campaign.scores, source=str(args.path))
     else:
-        table = validate_score_table(evaluate(campaign, metrics, missing=args.missing))
+        table = validate_score_table(_as_requested(evaluate(campaign, metrics,
+                                                            missing=args.missing), metrics))
     return table, campaign.topic_testbeds()
+
+
+def _as_requested(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    """``evaluate``'s table with each metric named as the user wrote it (``MAP`` stays ``MAP``
+    where ``evaluate`` writes ``ir_measures``' canonical ``AP``)."""
+    spelled: dict[str, str] = {}
+    for name in names:
+        canonical = str(parse_metric(name))
+        if spelled.setdefault(canonical, name) != name:
+            raise UnanimityError(f"--metrics names {canonical} twice: "
+                                 f"{spelled[canonical]!r} and {name!r}")
+    return table.assign(metric=table["metric"].map(lambda m: spelled.get(m, m)))
 
 
 def _metric_names(text: str) -> list[str]:

@@ -44,7 +44,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--export-mapping", metavar="FILE",
                    help="token tagging campaigns: also write the cluster -> tag mapping of every "
                         "system and topic behind the type-level metrics asked for (MacroI under "
-                        "both mappings when none is) as CSV (docs/type-level.md)")
+                        "both mappings when none is) as CSV, with whether each is exact or the "
+                        "gap of its hill climbing (docs/type-level.md)")
     # --- the Dask engine (docs/dask.md) ---
     p.add_argument("--engine", choices=("numpy", "dask"), default="numpy",
                    help="numpy (default, in memory) or dask (Parquet long tables larger than "
@@ -90,11 +91,22 @@ def run(args: argparse.Namespace) -> int:
     systems = None
     if args.systems:
         systems = [s.strip() for s in args.systems.split(",") if s.strip()]
-    table = evaluate(campaign, specs, missing=args.missing, systems=systems)
-    if args.export_mapping:
-        from metrics.measures.typelevel.type_entries import mapping_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    mappings: list = []
+    table = evaluate(campaign, specs, missing=args.missing, systems=systems,
+                     mappings_out=mappings)
+    import pandas as pd  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
-        maps = mapping_table(campaign, specs, systems=systems, missing=args.missing)
+    from metrics.measures.typelevel.type_entries import (  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+        exactness_summary,
+        mapping_table,
+    )
+
+    maps = pd.concat(mappings, ignore_index=True) if mappings else None
+    for line in exactness_summary(maps):
+        print(f"note: {line}", file=sys.stderr)
+    if args.export_mapping:
+        if maps is None:  # no type-level metric asked for: MacroI under both mappings
+            maps = mapping_table(campaign, specs, systems=systems, missing=args.missing)
         try:
             write_table(maps, args.export_mapping)
         except OSError as exc:

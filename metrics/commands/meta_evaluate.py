@@ -7,8 +7,12 @@ scored with :func:`metrics.measures.scoring.evaluate` on every measure named; a 
 hold
 them. Writes into ``--out``:
 
-- ``meta_evaluation.csv``: ``metric,robustness,strictness``, one row per measure of
-  ``--metrics`` then of ``--reference`` (a reference is judged against the other references);
+- ``meta_evaluation.csv``: ``metric,robustness,strictness,strictness_per_topic,
+  strictness_all_outputs``, one row per measure of ``--metrics`` then of ``--reference`` (a
+  reference is judged against the other references); ``strictness`` is under the reading of
+  ``--strictness`` (``per-topic``: systems ranked within each topic; ``all-outputs``: every
+  (system, topic) output ranked at once), each reading has its column, and
+  ``--strictness-top K`` averages the K largest rank differences instead of taking the largest;
 - ``meta_evaluation_topics.csv``: ``metric,topic,systems,robustness,strictness`` per topic
   (the topic's mean Spearman correlation with the others; -max rank difference on it);
 - ``meta_evaluation_ranks.csv``: ``system,topic,metric,scaled_rank`` (1 = best on the topic),
@@ -27,12 +31,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from metrics.commands.campaign_args import add_campaign_args, metric_names
 from metrics.commands.compare import load_scores
 from metrics.errors import UnanimityError
+from metrics.meta.strictness import STRICTNESS_READINGS
 from metrics.reports.table_output import write_table
 
 __all__ = ["add_parser", "run", "OUTPUT_FILES"]
@@ -60,6 +64,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lower-is-better", metavar="LIST", default="",
                    help="measures of a score table where lower is better (registered measures "
                         "know their direction)")
+    p.add_argument("--strictness", choices=STRICTNESS_READINGS, default="per-topic",
+                   help="reading of the strictness column: rank the systems within each topic "
+                        "(per-topic, default) or every (system, topic) output at once "
+                        "(all-outputs); both are printed and written")
+    p.add_argument("--strictness-top", type=int, default=1, metavar="K",
+                   help="Strictness from the mean of the K largest rank differences instead of "
+                        "the largest (default 1; the paper also tried 10)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--constraints", action="store_true",
                    help="also write the ranking and filtering formal-constraint verdicts of the "
@@ -68,20 +79,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _why_no_strictness(undefined: list[str], reference: tuple[str, ...]) -> str:
-    """One line on why Strictness is NaN (docs/meta-evaluation.md §1: a measure is compared with
-    the reference measures other than itself)."""
-    names = ", ".join(undefined)
-    if set(undefined) <= set(reference) and len(reference) == 1:
-        return (f"strictness NaN for {names}: a reference is compared with the other references, "
-                "and --reference names no other (give two or more)")
-    return (f"strictness NaN for {names}: no reference other than the measure itself ranks two "
-            "systems on any topic")
-
-
 def run(args: argparse.Namespace) -> int:
     from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
+    if args.strictness_top < 1:
+        raise UnanimityError(f"--strictness-top must be a whole number >= 1, got "
+                             f"{args.strictness_top}")
     metrics = metric_names(args.metrics, "--metrics")
     reference = metric_names(args.reference, "--reference")
     if not metrics or not reference:
@@ -96,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
         if absent:
             raise UnanimityError(f"measure(s) {', '.join(absent)} not in the scores; available: "
                                  f"{', '.join(sorted(map(str, known)))}")
-        result = meta_evaluate(table, metrics, reference, directions=lower, systems=systems)
+        result = meta_evaluate(table, metrics, reference, directions=lower, systems=systems,
+                               strictness_reading=args.strictness,
+                               strictness_top=args.strictness_top)
     except UnanimityError:
         raise
     except ValueError as exc:
@@ -123,10 +128,15 @@ def run(args: argparse.Namespace) -> int:
     n_sys = int(result.ranks["system"].nunique())
     n_top = int(result.ranks["topic"].nunique())
     print(f"{n_sys} systems, {n_top} topics; reference: {', '.join(result.reference)}")
-    print(result.to_dataframe().to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    undefined = [r.metric for r in result.results if np.isnan(r.strictness)]
-    if undefined:
-        print(_why_no_strictness(undefined, result.reference))
+    top = (f", mean of the {result.strictness_top} largest rank differences"
+           if result.strictness_top > 1 else "")
+    print(f"strictness: the {result.strictness_reading} reading{top}; both readings in the "
+          "last two columns (docs/meta-evaluation.md)")
+    print(result.to_dataframe().to_string(index=False, float_format=lambda v: f"{v:.3f}",
+                                          na_rep="n/a"))
+    for r in result.results:
+        if r.strictness_note:
+            print(f"n/a: {r.strictness_note}")
     if args.constraints:
         marks = verdicts.astype(object).map(lambda v: "" if pd.isna(v) else "yes" if v else "no")
         print("formal constraints (yes = satisfied):")

@@ -9,9 +9,9 @@ weakest-metric pair selection of the papers' tables; every view and file reads t
     ``UIR >= t``; the weakest-metric analysis over every pair that improves all metrics.
 ``jair2011``
     The conventions of Amigó, Gonzalo, Artiles and Verdejo (JAIR 2011) and the WePS paper:
-    Wilcoxon at p < 0.05 *without* correction (JAIR 2011, Tables 5-6), improved systems with the
+    Wilcoxon at p < 0.05 *without* correction (JAIR 2011 §6.1, Table 6), improved systems with the
     strict ``UIR > 0.25`` (WePS Table 5), the weakest-metric analysis over "the ten system pairs
-    with the largest improvement" (JAIR 2011, Fig. 10), and the papers' tables written by
+    with the largest improvement" (JAIR 2011, Fig. 7), and the papers' tables written by
     ``compare``.
 
 This module owns the default paired test and correction (:data:`DEFAULT_TEST`,
@@ -53,7 +53,7 @@ class Profile:
         ``compare --out`` writes the papers' tables (:mod:`metrics.analyses.paper_tables`).
     weakest_top : int
         The papers' weakest-metric table takes the ``weakest_top`` pairs with the largest
-        weakest-metric improvement (JAIR 2011, Fig. 10: ten).
+        weakest-metric improvement (JAIR 2011, Fig. 7: ten).
     """
 
     name: str

@@ -249,7 +249,7 @@ def metric_verdicts(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
 
 def pair_classes(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
                  corrected: bool = True) -> pd.DataFrame:
-    """Class of every ordered pair from its per-metric tests (docs/measures.md §6; JAIR 2011 §5.2).
+    """Class of every ordered pair from its per-metric tests (docs/measures.md §6; JAIR 2011 §6.1).
 
     With the verdicts of :func:`metric_verdicts` ("improves" = p < ``level`` and direction +1,
     "worsens" = p < ``level`` and direction -1 on a metric):

@@ -4,7 +4,7 @@ Parametric UIR is in :mod:`metrics.comparison.parametric`, reference and improve
 :mod:`metrics.comparison.reference`.
 
 Amigó, Gonzalo, Artiles and Verdejo (2011), "Combining evaluation metrics via the unanimous
-improvement ratio and its application to clustering tasks", JAIR 42, §3-§4 and §8 (parametric
+improvement ratio and its application to clustering tasks", JAIR 42, §4 and §8 (parametric
 UIR); Amigó, Artiles and Gonzalo, "The unanimous improvement ratio" (WePS), §3 and §5 (reference
 systems).
 

@@ -36,7 +36,13 @@ from metrics.io.semeval import read_semeval
 from metrics.io.source import Budget, Meter, Node, as_node, node_kind
 from metrics.io.testbeds import parse_testbeds
 from metrics.io.text import check_encoding, strip_extensions, utf16_problem
-from metrics.io.trec import is_trec_folder, load_trec_files, load_trec_folder, looks_like_trec
+from metrics.io.trec import (
+    is_trec_folder,
+    load_trec_files,
+    load_trec_folder,
+    looks_like_commented_trec,
+    looks_like_trec,
+)
 from metrics.io.weps import read_weps
 from metrics.model.campaign import Campaign
 from metrics.model.validation import LoadNote
@@ -106,7 +112,8 @@ def detect_format(path: object) -> str:
         return "long"
     if conllu.looks_like_conllu(first):
         return "conllu"
-    if looks_like_trec(first):  # qrels or run lines
+    if looks_like_trec(first) or (first.lstrip().startswith("#")  # qrels or run lines
+                                  and looks_like_commented_trec(node.head())):
         return "trec"
     if semeval.looks_like_semeval(first):
         return "semeval"

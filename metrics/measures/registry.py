@@ -21,14 +21,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from metrics.errors import UnanimityError
 from metrics.measures.organisation.ir import parse_ir_measure
 from metrics.measures.organisation.weights import DEFAULT_N, DEFAULT_W
 from metrics.measures.typelevel.type_entries import TYPE_KERNELS
-from metrics.measures.typelevel.type_scores import MAPPINGS
+from metrics.measures.typelevel.type_scores import DEFAULT_SECONDS, MAPPINGS
 
 __all__ = [
     "MetricInfo",
@@ -44,6 +44,7 @@ __all__ = [
     "default_metric_pairs",
     "PAIR_DEFAULT_ALPHA",
     "is_ir_measure",
+    "label_name",
 ]
 
 
@@ -240,35 +241,52 @@ _INFOS: tuple[MetricInfo, ...] = (
 # --- type-level measures (Reichart, Abend, Rappoport 2010; docs/type-level.md) ----------------
 _RAR10 = ("Reichart, Abend, Rappoport. Type level clustering evaluation: new measures and a POS "
           "induction case study. CoNLL 2010, §4")
-_TYPE_MAPPING = {"mapping": "one_to_one"}
-_MAPPING_CHECK = {"mapping": (lambda v: v in MAPPINGS,
-                               f"mapping is none of {', '.join(MAPPINGS)}")}
+_MAPPING_CHECKS = {
+    "mapping": (lambda v: v in MAPPINGS, f"mapping is none of {', '.join(MAPPINGS)}"),
+    "seconds": (lambda v: 0 <= v < math.inf, "seconds must be a number >= 0")}
+_H = "h(B_i) = {h(k) : k ∈ B_i}, a set; under 1-1 an unmapped cluster counts in |h(B_i)|"
+
+
+def _type_info(name: str, description: str, formula: str, measure: str) -> MetricInfo:
+    """A type-level entry: parameters ``mapping`` (one_to_one, many_to_one) and ``seconds``
+    (time limit of the exact many-to-one search per topic, default by measure)."""
+    return MetricInfo(name, 1, "type level", description, formula, _RAR10,
+                      params={"mapping": "one_to_one", "seconds": DEFAULT_SECONDS[measure]},
+                      type_level=True, kernel=TYPE_KERNELS[name], param_checks=_MAPPING_CHECKS)
+
+
 _TYPE_INFOS: tuple[MetricInfo, ...] = (
-    MetricInfo("type_macro_precision", 1, "type level",
-               "MacroI precision: gold tags of word types reached by their mapped clusters, "
-               "per induced cluster", "Σ_i |A_i ∩ h(B_i)| / Σ_i |B_i|", _RAR10,
-               params=dict(_TYPE_MAPPING), type_level=True,
-               param_checks=_MAPPING_CHECK),
-    MetricInfo("type_macro_recall", 1, "type level",
+    _type_info("type_macro_precision",
+               "MacroI precision: gold tags of word types reached by their mapped clusters, per "
+               "tag reached", f"Σ_i |A_i ∩ h(B_i)| / Σ_i |h(B_i)|; {_H}", "macro"),
+    _type_info("type_macro_recall",
                "MacroI recall: share of the word types' gold tags reached by the mapping",
-               "Σ_i |A_i ∩ h(B_i)| / Σ_i |A_i|", _RAR10, params=dict(_TYPE_MAPPING),
-               type_level=True, param_checks=_MAPPING_CHECK),
-    MetricInfo("type_macro_f", 1, "type level", "MacroI F (= MacroC): harmonic mean of MacroI P/R",
-               "2 P R / (P + R), h maximising Σ_i |A_i ∩ h(B_i)|", _RAR10,
-               params=dict(_TYPE_MAPPING), type_level=True,
-               param_checks=_MAPPING_CHECK),
-    MetricInfo("type_micro_f", 1, "type level", "MicroI: mean over word types of the per-type F",
-               "(1/l) Σ_i 2 |A_i ∩ h(B_i)| / (|A_i| + |B_i|)", _RAR10,
-               params=dict(_TYPE_MAPPING), type_level=True,
-               param_checks=_MAPPING_CHECK),
-    MetricInfo("type_microc_f", 1, "type level",
+               "Σ_i |A_i ∩ h(B_i)| / Σ_i |A_i|", "macro"),
+    _type_info("type_macro_f", "MacroI F: harmonic mean of MacroI P/R",
+               "2 P R / (P + R) = 2 Σ_i |A_i ∩ h(B_i)| / (Σ_i |A_i| + Σ_i |h(B_i)|), h "
+               "maximising it", "macro"),
+    _type_info("type_macroc_f",
+               "MacroC F: cluster-based macro F over the united clusters (equals MacroI F)",
+               "2 Σ_z |z ∩ h(z)| / (Σ_c |c| + Σ_z |z|), z ∈ K_h (clusters mapped to one tag "
+               "united), h of MacroI", "macro"),
+    _type_info("type_micro_precision",
+               "MicroI precision: mean over word types of the share of tags reached that are "
+               "gold", "(1/l) Σ_i |A_i ∩ h(B_i)| / |h(B_i)|, h of MicroI", "micro"),
+    _type_info("type_micro_recall",
+               "MicroI recall: mean over word types of the share of gold tags reached",
+               "(1/l) Σ_i |A_i ∩ h(B_i)| / |A_i|, h of MicroI", "micro"),
+    _type_info("type_micro_f", "MicroI: mean over word types of the per-type F",
+               f"(1/l) Σ_i 2 |A_i ∩ h(B_i)| / (|A_i| + |h(B_i)|); {_H}", "micro"),
+    _type_info("type_microc_precision",
+               "MicroC precision: per united cluster precision, weighted by cluster size",
+               "Σ_z (|z| / N*) |z ∩ h(z)| / |z|, N* = Σ_z |z|, h of MicroC", "microc"),
+    _type_info("type_microc_recall",
+               "MicroC recall: per united cluster recall, weighted by cluster size",
+               "Σ_z (|z| / N*) |z ∩ h(z)| / |h(z)|, h of MicroC", "microc"),
+    _type_info("type_microc_f",
                "MicroC: per mapped (united) cluster F, weighted by cluster size",
-               "Σ_z (|z| / N*) 2 |z ∩ h(z)| / (|z| + |h(z)|), z ∈ K_h", _RAR10,
-               params=dict(_TYPE_MAPPING), type_level=True,
-               param_checks=_MAPPING_CHECK),
+               "Σ_z (|z| / N*) 2 |z ∩ h(z)| / (|z| + |h(z)|), z ∈ K_h", "microc"),
 )
-# the kernels live with the measures (metrics/measures/typelevel/type_entries.py)
-_TYPE_INFOS = tuple(replace(m, kernel=TYPE_KERNELS[m.name]) for m in _TYPE_INFOS)
 _INFOS = _INFOS + _TYPE_INFOS
 
 #: Reliability / Sensitivity restricted to one kind of relation: document organisations
@@ -300,6 +318,12 @@ TYPE_LEVEL_PAIRS: dict[str, tuple[str, str]] = {
     "MacroI P/R (1-1)": ("type_macro_precision", "type_macro_recall"),
     "MacroI P/R (M-1)": ("type_macro_precision(mapping=many_to_one)",
                          "type_macro_recall(mapping=many_to_one)"),
+    "MicroI P/R (1-1)": ("type_micro_precision", "type_micro_recall"),
+    "MicroI P/R (M-1)": ("type_micro_precision(mapping=many_to_one)",
+                         "type_micro_recall(mapping=many_to_one)"),
+    "MicroC P/R (1-1)": ("type_microc_precision", "type_microc_recall"),
+    "MicroC P/R (M-1)": ("type_microc_precision(mapping=many_to_one)",
+                         "type_microc_recall(mapping=many_to_one)"),
 }
 
 #: The standard precision-like / recall-like pairs (for the dashboard and the F_α combination).
@@ -475,6 +499,21 @@ def _ir_measure_spec(text: str) -> MetricSpec | None:
                                      f"{name} as ir_measures and trec_eval define it",
                                      _IR_REFERENCE)
     return MetricSpec(name, {})
+
+
+def label_name(text: str) -> str:
+    """A metric name as a label of a score table: a name of the project's registry in its
+    canonical spelling (``v_measure(beta=2.0)`` -> ``v_measure(beta=2)``, as ``evaluate``
+    writes it), any other name exactly as given (stripped). ``ir_measures``' aliases are not
+    applied: in a score table ``MAP`` and ``MRR`` are the user's own labels, not ``AP``, ``RR``.
+    """
+    m = _NAME_RE.match(str(text))
+    if m and m.group(1) in _REGISTRY and _REGISTRY[m.group(1)].family != "ir_measures":
+        try:
+            return str(parse_metric(text))
+        except UnanimityError:
+            pass
+    return str(text).strip()
 
 
 def is_ir_measure(spec: MetricSpec) -> bool:

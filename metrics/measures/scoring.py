@@ -30,6 +30,7 @@ from metrics.measures.clustering import purity as _purity
 from metrics.measures.clustering.overlap import extended_bcubed
 from metrics.measures.organisation.blocks import organisation_blocks
 from metrics.measures.registry import MetricSpec, available_metrics, parse_metrics
+from metrics.measures.typelevel.type_entries import scorer_mappings
 from metrics.model.campaign import AlignedRun, Campaign, Membership
 from metrics.model.contingency import Contingency, build_contingency
 from metrics.model.score_table import SCORE_COLUMNS
@@ -129,6 +130,7 @@ def evaluate(
     metrics: str | Sequence[str | MetricSpec],
     missing: str = "penalize",
     systems: Sequence[str] | None = None,
+    mappings_out: list | None = None,
 ) -> pd.DataFrame:
     """Score every system of a campaign on every topic, in memory (the front door's
     :func:`metrics.evaluate` also runs the Dask engine, docs/dask.md).
@@ -143,6 +145,11 @@ def evaluate(
         Missing-item policy (docs/measures.md §2).
     systems : sequence of str, optional
         A subset of the campaign's systems (default: all, in campaign order).
+    mappings_out : list, optional
+        When given, the cluster -> tag mappings behind the type-level metrics are appended to
+        it, one DataFrame per system
+        (:func:`metrics.measures.typelevel.type_entries.scorer_mappings`: the mapping, its
+        method and whether its score is exact, docs/type-level.md).
 
     Returns
     -------
@@ -178,6 +185,10 @@ def evaluate(
                 if kernel is None:  # a metric no family computed on this campaign
                     raise UnanimityError(f"{spec} cannot be computed on campaign {campaign.name!r}")
                 blocks[si, :, mi] = kernel(scorer, **spec.params)
+        if mappings_out is not None:
+            rows = scorer_mappings(scorer, system, campaign.topics)
+            if rows is not None:
+                mappings_out.append(rows)
     per_system = n_t * n_m
     return pd.DataFrame({
         "system": np.repeat(np.asarray(names, dtype=object), per_system),

@@ -23,8 +23,8 @@ deepness
     worse  n1 r1 n2 .. n7 r2 n8       better  r1 n1 n2 .. n7 n8 r2
 deepness_threshold
     For n large enough, one relevant document at the top beats n relevant documents after
-    n irrelevant ones (relevant: r1 .. rn).
-    worse  n1 .. nn r1 .. rn          better  r1 n1 .. n(2n-1)
+    n irrelevant ones (relevant: r0, the one on top, and r1 .. rn: n + 1 in all).
+    worse  n1 .. nn r1 .. rn          better  r0 n1 .. n(2n-1)
     Checked over a grid of n (:data:`DEEP_GRID`): it holds when ``better`` wins at the
     largest n; the cut point (smallest n from which it wins on the rest of the grid) is in
     :func:`threshold_scan`.
@@ -179,9 +179,14 @@ def _docs(prefix: str, start: int, stop: int) -> list[str]:
 
 
 def _threshold_pair(n: int) -> tuple[dict[str, int], Organisation, Organisation]:
-    """(grades, one relevant at the top, n relevant after n irrelevant)."""
-    grades = {d: 1 for d in _docs("r", 1, n)} | {d: 0 for d in _docs("n", 1, 2 * n)}
-    top = Organisation.ranking(["r1"] + _docs("n", 1, 2 * n - 1))
+    """(grades, one relevant at the top, n relevant after n irrelevant).
+
+    The paper's pair, Q({r_1, ¬r_2, ..., ¬r_2n}) against Q({¬r_1, ..., ¬r_n, r_n+1, ..., r_2n}),
+    marks relevance by position: the relevant document on top of the first ranking is not one
+    of the n relevant documents of the second, so the topic has n + 1 relevant documents
+    (r0 and r1 .. rn), each ranking missing the others'."""
+    grades = ({d: 1 for d in _docs("r", 0, n)} | {d: 0 for d in _docs("n", 1, 2 * n)})
+    top = Organisation.ranking(["r0"] + _docs("n", 1, 2 * n - 1))
     deep = Organisation.ranking(_docs("n", 1, n) + _docs("r", 1, n))
     return grades, top, deep
 

@@ -13,13 +13,14 @@ Robustness(m)
     is left out and counted. Range [-1, 1]; higher means the measure ranks systems alike on
     every topic.
 Strictness(m) against reference measures M'
-    On each topic, every measure ranks the systems (average ranks for ties, direction-aware)
-    and the rank is scaled to [0, 1], 1 = best: ``(r - 1) / (|O| - 1)`` for the r-th worst of
-    |O| systems. Strictness(m) = -max over topics t, systems o and m' in M' other than m of
-    ``rank_{m,t}(o) - rank_{m',t}(o)``: the largest amount by which m puts a system above
-    where a reference measure puts it, negated. |O| on a topic counts the systems scored by
-    both m and m' there. Range [-1, 0]; 0 means m never ranks a system higher than a
-    reference does.
+    The measure and each m' in M' other than m rank the system outputs (average ranks for
+    ties, direction-aware), scaled to [0, 1], 1 = best: ``(r - 1) / (|O| - 1)`` for the r-th
+    worst of |O|. Strictness(m) = -max over outputs o and references m' of
+    ``rank_m(o) - rank_{m'}(o)``: the largest amount by which m puts an output above where a
+    reference puts it, negated; or minus the mean of the ``top`` largest. The outputs are
+    ranked within each topic (``per-topic``, the default) or all at once (``all-outputs``);
+    both readings are computed (:mod:`metrics.meta.strictness`). Range [-1, 0]; 0 means m
+    never ranks an output higher than a reference does.
 
 Everything is vectorised: ranks of all topics at once (``scipy.stats.rankdata`` along the
 system axis), all Spearman correlations of a measure as matrix products of ranks
@@ -33,8 +34,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
+from metrics.meta.strictness import (
+    STRICTNESS_READINGS,
+    Strictness,
+    output_ranks,
+    scaled_ranks,
+    strictness,
+)
 from metrics.meta.topic_correlation import topic_correlations
 from metrics.model.score_table import metric_directions, score_cube
 
@@ -48,10 +55,13 @@ __all__ = [
     "strictness",
     "scaled_ranks",
     "RESULT_COLUMNS",
+    "STRICTNESS_READINGS",
 ]
 
-#: Columns of the campaign-level result (``meta_evaluation.csv``).
-RESULT_COLUMNS: tuple[str, ...] = ("metric", "robustness", "strictness")
+#: Columns of the campaign-level result (``meta_evaluation.csv``): ``strictness`` under the
+#: reading asked for, then under each reading.
+RESULT_COLUMNS: tuple[str, ...] = ("metric", "robustness", "strictness", "strictness_per_topic",
+                                   "strictness_all_outputs")
 
 
 @dataclass(frozen=True)
@@ -77,37 +87,25 @@ class Robustness:
 
 
 @dataclass(frozen=True)
-class Strictness:
-    """Strictness of one measure against reference measures.
-
-    Attributes
-    ----------
-    value : float
-        ``-max`` of the scaled-rank difference over topics, systems and references (NaN when
-        no reference other than the measure itself ranks two systems on some topic).
-    per_topic : ndarray, shape (T,)
-        The same maximum taken on each topic alone, negated.
-    worst : tuple (system index, topic index, reference index) or None
-        Where the maximum is reached (first in system, topic, reference order).
-    """
-
-    value: float
-    per_topic: np.ndarray
-    worst: tuple[int, int, int] | None
-
-
-@dataclass(frozen=True)
 class MetricMetaEvaluation:
-    """Robustness and Strictness of one measure on a campaign."""
+    """Robustness and Strictness of one measure on a campaign.
+
+    ``strictness`` is under the reading asked for, ``strictness_per_topic`` and
+    ``strictness_all_outputs`` under each; the worst case is the asked reading's;
+    ``strictness_note`` says why Strictness is NaN when it is (empty otherwise).
+    """
 
     metric: str
     robustness: float
     strictness: float
+    strictness_per_topic: float
+    strictness_all_outputs: float
     topic_pairs: int
     undefined_pairs: int
     worst_topic: str | None
     worst_system: str | None
     worst_reference: str | None
+    strictness_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -120,6 +118,10 @@ class MetaEvaluation:
         One per measure: those evaluated first, then the references not among them.
     reference : tuple of str
         The reference measures M'.
+    strictness_reading : str
+        The reading of ``strictness`` and of the per-topic and worst-case views.
+    strictness_top : int
+        How many of the largest rank differences Strictness averages (1: the largest).
     per_topic : DataFrame
         Figure-ready per-topic view, columns ``metric, topic, systems, robustness,
         strictness``: the systems scored, the topic's mean Spearman correlation with the
@@ -132,9 +134,11 @@ class MetaEvaluation:
     reference: tuple[str, ...]
     per_topic: pd.DataFrame
     ranks: pd.DataFrame
+    strictness_reading: str = "per-topic"
+    strictness_top: int = 1
 
     def to_dataframe(self, details: bool = False) -> pd.DataFrame:
-        """``metric, robustness, strictness`` (plus the counts and the worst case with
+        """:data:`RESULT_COLUMNS` (plus the counts, the worst case and the note with
         ``details``)."""
         frame = pd.DataFrame([r.__dict__ for r in self.results])
         if frame.empty:
@@ -146,28 +150,6 @@ class MetaEvaluation:
             if r.metric == metric:
                 return r
         raise KeyError(metric)
-
-
-def scaled_ranks(values: np.ndarray) -> np.ndarray:
-    """Per-topic ranks of the systems scaled to [0, 1], 1 = best.
-
-    Parameters
-    ----------
-    values : ndarray, shape (S, T)
-        Higher-is-better scores (orient lower-is-better measures first); NaN = not scored.
-
-    Returns
-    -------
-    ndarray, shape (S, T)
-        ``(r - 1) / (n_t - 1)`` with r the average rank (1 = worst) among the n_t systems
-        scored on topic t; NaN where not scored or where n_t < 2.
-    """
-    v = np.asarray(values, dtype=np.float64)
-    r = rankdata(v, axis=0, nan_policy="omit") if v.size else v.copy()
-    n = np.sum(~np.isnan(v), axis=0).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = (r - 1.0) / (n - 1.0)
-    return np.where(n >= 2, out, np.nan)
 
 
 def robustness(values: np.ndarray, method: str = "auto") -> Robustness:
@@ -206,62 +188,14 @@ def robustness(values: np.ndarray, method: str = "auto") -> Robustness:
     return Robustness(value, per_topic, int(defined.size), len(upper) - int(defined.size))
 
 
-def strictness(values: np.ndarray, references: np.ndarray,
-               ranks: tuple[np.ndarray, np.ndarray] | None = None) -> Strictness:
-    """Strictness of a measure against reference measures.
-
-    Parameters
-    ----------
-    values : ndarray, shape (S, T)
-        Higher-is-better scores of the measure (NaN = not scored).
-    references : ndarray, shape (S, T, K)
-        Higher-is-better scores of the K reference measures other than this one.
-    ranks : (ndarray (S, T), ndarray (S, T, K)), optional
-        :func:`scaled_ranks` of ``values`` and of each reference over all the systems each
-        scores, when already computed; they serve wherever both measures score the same
-        systems of a topic (no re-ranking needed).
-
-    Returns
-    -------
-    Strictness
-        ``-max_{t, o, m'} (rank_{m,t}(o) - rank_{m',t}(o))`` with the scaled ranks of
-        :func:`scaled_ranks`, each pair (m, m') ranked over the systems scored by both.
-    """
-    v = np.asarray(values, dtype=np.float64)
-    refs = np.asarray(references, dtype=np.float64)
-    n_s, n_t = v.shape
-    k = refs.shape[2] if refs.ndim == 3 else 0
-    diff = np.full((n_s, n_t, max(k, 1)), np.nan)
-    valid = ~np.isnan(v)
-    rank_v = scaled_ranks(v) if ranks is None else ranks[0]
-    for j in range(k):  # one pass per reference measure: a handful
-        ref = refs[:, :, j]
-        both = valid & ~np.isnan(ref)
-        same = np.all(both == valid, axis=0) & np.all(both == ~np.isnan(ref), axis=0)
-        rank_r = scaled_ranks(ref) if ranks is None else ranks[1][:, :, j]
-        if not same.all():  # topics where the two score different systems: rank over both
-            cols = ~same
-            rank_v_j, rank_r = rank_v.copy(), rank_r.copy()
-            rank_v_j[:, cols] = scaled_ranks(np.where(both, v, np.nan)[:, cols])
-            rank_r[:, cols] = scaled_ranks(np.where(both, ref, np.nan)[:, cols])
-        else:
-            rank_v_j = rank_v
-        diff[:, :, j] = rank_v_j - rank_r
-    if k == 0 or np.all(np.isnan(diff)):
-        return Strictness(float("nan"), np.full(n_t, np.nan), None)
-    flat = np.where(np.isnan(diff), -np.inf, diff)
-    per_topic = flat.max(axis=(0, 2))
-    per_topic = np.where(np.isfinite(per_topic), -per_topic, np.nan)
-    s, t, j = (int(i) for i in np.unravel_index(int(np.argmax(flat)), flat.shape))
-    return Strictness(float(-flat[s, t, j]), per_topic, (s, t, j))
-
-
 def meta_evaluate(
     table: pd.DataFrame,
     metrics: Sequence[str],
     reference: Sequence[str],
     directions: Mapping[str, int] | None = None,
     systems: Sequence[str] | None = None,
+    strictness_reading: str = "per-topic",
+    strictness_top: int = 1,
 ) -> MetaEvaluation:
     """Robustness and Strictness of ``metrics`` and ``reference`` on a campaign's score table.
 
@@ -277,6 +211,11 @@ def meta_evaluate(
         Direction of measures the registry does not know (default +1, higher is better).
     systems : sequence of str, optional
         Only these systems (e.g. those returning full-depth rankings).
+    strictness_reading : {"per-topic", "all-outputs"}
+        The reading of ``strictness`` (both are computed): rank the systems within each topic,
+        or every (system, topic) output at once (:mod:`metrics.meta.strictness`).
+    strictness_top : int
+        Average the k largest rank differences instead of taking the largest.
 
     Returns
     -------
@@ -288,12 +227,17 @@ def meta_evaluate(
         raise ValueError("meta_evaluate: no measure given")
     if not reference:
         raise ValueError("meta_evaluate: Strictness needs at least one reference measure")
+    if strictness_reading not in STRICTNESS_READINGS:
+        raise ValueError(f"meta_evaluate: strictness reading must be one of "
+                         f"{', '.join(STRICTNESS_READINGS)}, got {strictness_reading!r}")
     names = list(dict.fromkeys(metrics + reference))
     cube = score_cube(table, names, systems=systems)
     signs = np.asarray(metric_directions(names, directions), dtype=np.float64)
     oriented = cube.values * signs.reshape(1, 1, -1)
     ref_idx = [names.index(r) for r in dict.fromkeys(reference)]
     all_ranks = np.stack([scaled_ranks(oriented[:, :, k]) for k in range(len(names))], axis=2)
+    out_ranks = np.stack([output_ranks(oriented[:, :, k]) for k in range(len(names))], axis=2)
+    by_reading = {"per-topic": all_ranks, "all-outputs": out_ranks}
     results, topic_frames, rank_frames = [], [], []
     topics = np.asarray(cube.topics, dtype=object)
     sys_names = np.asarray(cube.systems, dtype=object)
@@ -301,22 +245,39 @@ def meta_evaluate(
         vals = oriented[:, :, mi]
         rob = robustness(vals)
         others = [j for j in ref_idx if j != mi]
-        strict = strictness(vals, oriented[:, :, others],
-                            ranks=(all_ranks[:, :, mi], all_ranks[:, :, others]))
+        strict = {reading: strictness(vals, oriented[:, :, others],
+                                      ranks=(rk[:, :, mi], rk[:, :, others]),
+                                      reading=reading, top=strictness_top)
+                  for reading, rk in by_reading.items()}
+        main = strict[strictness_reading]
         worst: tuple[str | None, str | None, str | None] = (None, None, None)
-        if strict.worst is not None:
-            s, t, j = strict.worst
+        if main.worst is not None:
+            s, t, j = main.worst
             worst = (str(cube.topics[t]), str(cube.systems[s]), names[others[j]])
-        results.append(MetricMetaEvaluation(name, rob.value, strict.value, rob.pairs,
-                                            rob.undefined_pairs, *worst))
+        results.append(MetricMetaEvaluation(
+            name, rob.value, main.value, strict["per-topic"].value,
+            strict["all-outputs"].value, rob.pairs, rob.undefined_pairs, *worst,
+            _strictness_note(name, others, main)))
         topic_frames.append(pd.DataFrame({
             "metric": name, "topic": topics,
             "systems": np.sum(~np.isnan(vals), axis=0).astype(np.int64),
-            "robustness": rob.per_topic, "strictness": strict.per_topic}))
+            "robustness": rob.per_topic, "strictness": main.per_topic}))
         ranks = all_ranks[:, :, mi]
         rank_frames.append(pd.DataFrame({
             "system": np.repeat(sys_names, len(topics)), "topic": np.tile(topics, len(sys_names)),
             "metric": name, "scaled_rank": ranks.reshape(-1)}))
     return MetaEvaluation(tuple(results), tuple(reference),
                           pd.concat(topic_frames, ignore_index=True),
-                          pd.concat(rank_frames, ignore_index=True))
+                          pd.concat(rank_frames, ignore_index=True),
+                          strictness_reading, int(strictness_top))
+
+
+def _strictness_note(name: str, others: list[int], result: Strictness) -> str:
+    """Why Strictness is NaN, in words (empty when it is defined)."""
+    if not np.isnan(result.value):
+        return ""
+    if not others:
+        return (f"{name} has no reference other than itself (a measure is not judged against "
+                "itself): give at least two reference measures")
+    return (f"{name} and its references never both rank two outputs (too few systems scored "
+            "by both)")

@@ -17,11 +17,39 @@ import numpy as np
 
 from metrics.errors import UnanimityError
 from metrics.measures.organisation.ir import ir_scores
+from metrics.measures.organisation.ir_support import ir_measure_problem
+from metrics.measures.organisation.ranked_lists import RankedMemberships
 from metrics.measures.organisation.scores import RS_METRICS, organisation_rs
 from metrics.measures.registry import MetricSpec, is_ir_measure
 from metrics.model.campaign import Campaign
 
-__all__ = ["organisation_blocks"]
+__all__ = ["organisation_blocks", "campaign_kind"]
+
+
+def campaign_kind(campaign: Campaign) -> str:
+    """What a campaign is, in words (for the messages that refuse a metric)."""
+    if not campaign.has_clusterings:
+        return "a score table (precomputed scores)"
+    if isinstance(campaign.runs, RankedMemberships):
+        return "a ranking campaign (TREC qrels and runs, an unlimited collection)"
+    if campaign.tail:
+        return "a document organisation over an unlimited collection (priority levels, a tail)"
+    if campaign.is_organisation:
+        return "a document organisation (priority levels of clusters, no tail)"
+    if campaign.item_type is not None:
+        return "a token tagging campaign (clusterings of tokens)"
+    return "a clustering campaign"
+
+
+def _check_ir(campaign: Campaign, specs: Sequence[MetricSpec]) -> None:
+    """One line for the first IR measure no installed provider computes, before any work."""
+    for spec in specs:
+        if is_ir_measure(spec):
+            problem = ir_measure_problem(str(spec))
+            if problem:
+                raise UnanimityError(
+                    f"metric {spec.name!r} cannot be computed on campaign {campaign.name!r}, "
+                    f"{campaign_kind(campaign)}: {problem}")
 
 
 def organisation_blocks(campaign: Campaign, systems: Sequence[str], specs: Sequence[MetricSpec],
@@ -31,13 +59,14 @@ def organisation_blocks(campaign: Campaign, systems: Sequence[str], specs: Seque
     Returns the set of metric positions it filled.
     """
     done: set[int] = set()
+    _check_ir(campaign, specs)
     if campaign.tail:
         other = [str(s) for s in specs if not is_ir_measure(s) and s.name not in RS_METRICS]
         if other:
             raise UnanimityError(
-                f"campaign {campaign.name!r} ranks items over an unlimited collection: clustering "
-                f"metrics ({', '.join(other)}) do not apply; use reliability, sensitivity (and "
-                "their _priority / _relatedness parts) or IR measures such as nDCG@10, AP(rel=2)")
+                f"campaign {campaign.name!r} is {campaign_kind(campaign)}: clustering metrics "
+                f"({', '.join(other)}) do not apply; use reliability, sensitivity (and their "
+                "_priority / _relatedness parts) or IR measures such as nDCG@10, AP(rel=2)")
     ir = [i for i, s in enumerate(specs) if is_ir_measure(s)]
     if ir:
         values = ir_scores(campaign, systems, [str(specs[i]) for i in ir])

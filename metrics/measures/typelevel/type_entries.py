@@ -10,23 +10,30 @@ Rappoport, CoNLL 2010, §5: "the set of all gold (induced) clusters with which i
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 
 import numpy as np
 import pandas as pd
 
 from metrics.errors import UnanimityError
 from metrics.measures.typelevel.type_scores import (
+    DEFAULT_SECONDS,
     MAPPINGS,
+    MEASURE_OF_SCORE,
     MEASURES,
+    MappingScores,
     TypeEntries,
+    TypeMapping,
     TypeScores,
     best_mapping,
+    mapping_scores,
     type_scores,
 )
 from metrics.model.campaign import Campaign, Membership
 
 __all__ = ["TopicEntries", "topic_entries", "type_level_table", "TYPE_KERNELS",
-           "type_mappings", "mapping_table", "require_types", "MAPPING_COLUMNS"]
+           "type_mappings", "mapping_table", "scorer_mappings", "exactness_summary",
+           "require_types", "MAPPING_COLUMNS"]
 
 
 class TopicEntries:
@@ -83,47 +90,85 @@ def topic_entries(gold: Membership, run: Membership, item_type: np.ndarray,
     return out
 
 
-def type_level_table(entries: list[TopicEntries], mapping: str) -> list[TypeScores]:
+def type_level_table(entries: list[TopicEntries], mapping: str,
+                     time_limit: float | None = None) -> list[TypeScores]:
     """Per-topic :class:`TypeScores` under ``mapping``."""
     if mapping not in MAPPINGS:
         raise UnanimityError(f"mapping {mapping!r} is none of {', '.join(MAPPINGS)}")
-    return [type_scores(te.entries, mapping) for te in entries]
+    return [type_scores(te.entries, mapping, time_limit) for te in entries]
 
 
-def _scores(scorer, mapping: str) -> list[TypeScores]:
-    """Per-topic scores of a :class:`metrics.measures.scoring.SystemScorer`, computed once per
-    mapping."""
+def _entries(scorer) -> list[TopicEntries]:
+    """The topic entries of a :class:`metrics.measures.scoring.SystemScorer`, built once."""
     cache = scorer.__dict__.setdefault("_type_level", {})
     if "entries" not in cache:
         item_type = require_types(getattr(scorer, "item_type", None))
         cache["entries"] = topic_entries(scorer.gold, scorer.aligned.membership, item_type,
                                          scorer.item_topic, scorer.n_topics)
-    if mapping not in cache:
-        cache[mapping] = type_level_table(cache["entries"], mapping)
-    return cache[mapping]
+    return cache["entries"]
+
+
+def _mappings(scorer, measure: str, mapping: str, seconds: float | None) -> list[TypeMapping]:
+    """The best mapping of ``measure`` on every topic of a scorer, computed once per setting
+    (only the measure asked for: an M-1 search can take its whole time limit)."""
+    entries = _entries(scorer)
+    maps = scorer.__dict__["_type_level"].setdefault("maps", {})
+    seconds = DEFAULT_SECONDS[measure] if seconds is None else float(seconds)
+    key = (measure, mapping, seconds)
+    if key not in maps:
+        if mapping not in MAPPINGS:
+            raise UnanimityError(f"mapping {mapping!r} is none of {', '.join(MAPPINGS)}")
+        maps[key] = [best_mapping(te.entries, measure, mapping, seconds) for te in entries]
+    return maps[key]
 
 
 def _kernel(field: str) -> Callable[..., np.ndarray]:
-    def kernel(scorer, mapping: str = "one_to_one") -> np.ndarray:
-        return np.array([getattr(s, field) for s in _scores(scorer, mapping)], dtype=float)
+    measure = MEASURE_OF_SCORE[field]
+
+    def kernel(scorer, mapping: str = "one_to_one", seconds: float | None = None) -> np.ndarray:
+        maps = _mappings(scorer, measure, mapping, seconds)
+        return np.array([getattr(mapping_scores(te.entries, mp.target), field)
+                         for te, mp in zip(_entries(scorer), maps, strict=True)], dtype=float)
     return kernel
 
 
-#: metric name -> kernel(scorer, mapping=...) -> ndarray (n_topics,), for metrics.measures.scoring
+#: metric name -> kernel(scorer, mapping=..., seconds=...) -> ndarray (n_topics,), for
+#: metrics.measures.scoring: ``type_`` + each score of :class:`MappingScores`
 TYPE_KERNELS: dict[str, Callable[..., np.ndarray]] = {
-    "type_macro_precision": _kernel("macro_precision"),
-    "type_macro_recall": _kernel("macro_recall"),
-    "type_macro_f": _kernel("macro_f"),
-    "type_micro_f": _kernel("micro_f"),
-    "type_microc_f": _kernel("microc_f"),
-}
+    f"type_{f.name}": _kernel(f.name) for f in fields(MappingScores)}
 
 MAPPING_COLUMNS = ["system", "topic", "measure", "mapping", "cluster", "tag", "cluster_types",
-                   "cluster_tokens", "shared_types", "method", "exact"]
+                   "cluster_tokens", "shared_types", "method", "exact", "gap", "exactness"]
+
+
+def _mapping_rows(gold: Membership, run: Membership, entries: list[TopicEntries],
+                  maps: list[TypeMapping], topics, system: str) -> pd.DataFrame:
+    """One row per cluster and topic of a mapping (:data:`MAPPING_COLUMNS`)."""
+    tokens = np.bincount(run.label, minlength=run.n_labels)
+    frames = []
+    for t, (te, best) in enumerate(zip(entries, maps, strict=True)):
+        e = te.entries
+        sizes = np.bincount(e.b_cluster, minlength=e.n_clusters)
+        w = (e.b_matrix().T @ e.a_matrix()).toarray()
+        tgt = best.target
+        shared = np.where(tgt >= 0, w[np.arange(e.n_clusters), np.maximum(tgt, 0)], 0)
+        tag = np.where(tgt >= 0, gold.label_names[te.class_codes[np.maximum(tgt, 0)]], "")
+        frames.append(pd.DataFrame({
+            "system": system, "topic": topics[t], "measure": best.measure,
+            "mapping": best.mapping,
+            "cluster": run.label_names[te.cluster_codes].astype(str),
+            "tag": tag.astype(str), "cluster_types": sizes.astype(np.int64),
+            "cluster_tokens": tokens[te.cluster_codes].astype(np.int64),
+            "shared_types": shared.astype(np.int64), "method": best.method,
+            "exact": best.exact, "gap": float(best.gap), "exactness": best.exactness,
+        }, columns=MAPPING_COLUMNS))
+    return (pd.concat(frames, ignore_index=True) if frames
+            else pd.DataFrame(columns=MAPPING_COLUMNS))
 
 
 def type_mappings(campaign: Campaign, system: str, mapping: str = "one_to_one",
-                  measure: str = "macro", missing: str = "penalize") -> pd.DataFrame:
+                  measure: str = "macro", missing: str = "penalize",
+                  seconds: float | None = None) -> pd.DataFrame:
     """The cluster -> tag mapping that maximises a type-level measure, per topic.
 
     Parameters
@@ -134,52 +179,54 @@ def type_mappings(campaign: Campaign, system: str, mapping: str = "one_to_one",
         One of its systems.
     mapping : {"one_to_one", "many_to_one"}
     measure : {"macro", "micro", "microc"}
-        MacroI (its P, R and F share one mapping), MicroI or MicroC.
+        MacroI (its P, R and F and MacroC share one mapping), MicroI or MicroC.
+    seconds : float, optional
+        Time limit of the exact M-1 search per topic (default: the measure's,
+        :data:`metrics.measures.typelevel.type_scores.DEFAULT_SECONDS`).
 
     Returns
     -------
     DataFrame with columns ``system, topic, measure, mapping, cluster, tag`` (empty string for a
     cluster a 1-1 mapping leaves unmapped), ``cluster_types`` (word types in the cluster),
     ``cluster_tokens``, ``shared_types`` (types in both the cluster and the tag's class),
-    ``method`` and ``exact`` (see :mod:`metrics.measures.typelevel.type_scores`); one row per
-    cluster.
+    ``method``, ``exact``, ``gap`` and ``exactness`` (``exact`` or ``hill climbing, gap ≤ g``;
+    see :class:`metrics.measures.typelevel.type_scores.TypeMapping`); one row per cluster.
     """
-
     if measure not in MEASURES:
         raise UnanimityError(f"measure {measure!r} is none of {', '.join(MEASURES)}")
     if mapping not in MAPPINGS:
         raise UnanimityError(f"mapping {mapping!r} is none of {', '.join(MAPPINGS)}")
     item_type = require_types(campaign.item_type, "type-level mappings")
-    aligned = campaign.aligned(system, missing)
-    run = aligned.membership
+    run = campaign.aligned(system, missing).membership
     entries = topic_entries(campaign.gold_membership, run, item_type, campaign.item_topic,
                             campaign.n_topics)
-    tokens = np.bincount(run.label, minlength=run.n_labels)
-    frames = []
-    for t, te in enumerate(entries):
-        best = best_mapping(te.entries, measure, mapping)
-        e = te.entries
-        sizes = np.bincount(e.b_cluster, minlength=e.n_clusters)
-        w = (e.b_matrix().T @ e.a_matrix()).toarray()
-        tgt = best.target
-        shared = np.where(tgt >= 0, w[np.arange(e.n_clusters), np.maximum(tgt, 0)], 0)
-        names = campaign.gold_membership.label_names
-        tag = np.where(tgt >= 0, names[te.class_codes[np.maximum(tgt, 0)]], "")
-        frames.append(pd.DataFrame({
-            "system": system, "topic": campaign.topics[t], "measure": measure,
-            "mapping": mapping,
-            "cluster": run.label_names[te.cluster_codes].astype(str),
-            "tag": tag.astype(str), "cluster_types": sizes.astype(np.int64),
-            "cluster_tokens": tokens[te.cluster_codes].astype(np.int64),
-            "shared_types": shared.astype(np.int64), "method": best.method,
-            "exact": best.exact,
-        }, columns=MAPPING_COLUMNS))
-    return pd.concat(frames, ignore_index=True)
+    maps = [best_mapping(te.entries, measure, mapping, seconds) for te in entries]
+    return _mapping_rows(campaign.gold_membership, run, entries, maps, campaign.topics, system)
 
 
-#: type-level metric name -> the measure whose mapping it uses
-_MEASURE_OF = {"type_macro_precision": "macro", "type_macro_recall": "macro",
-               "type_macro_f": "macro", "type_micro_f": "micro", "type_microc_f": "microc"}
+def scorer_mappings(scorer, system: str, topics) -> pd.DataFrame | None:
+    """The mappings a scorer's type-level kernels used (:data:`MAPPING_COLUMNS`), or None when
+    it computed none: what :func:`metrics.measures.scoring.evaluate` appends to its
+    ``mappings_out`` (the exactness of every score, the export)."""
+    cache = scorer.__dict__.get("_type_level", {})
+    if not cache.get("maps"):
+        return None
+    return pd.concat([_mapping_rows(scorer.gold, scorer.aligned.membership, cache["entries"],
+                                    maps, topics, system)
+                      for maps in cache["maps"].values()], ignore_index=True)
+
+
+def _wanted(specs) -> list[tuple[str, str, float | None]]:
+    """(measure, mapping, seconds) behind the type-level metrics among ``specs``."""
+    wanted: list[tuple[str, str, float | None]] = []
+    for spec in specs:
+        field = spec.name.removeprefix("type_")
+        if spec.name.startswith("type_") and field in MEASURE_OF_SCORE:
+            key = (MEASURE_OF_SCORE[field], spec.params.get("mapping", "one_to_one"),
+                   spec.params.get("seconds"))
+            if key not in wanted:
+                wanted.append(key)
+    return wanted
 
 
 def mapping_table(campaign: Campaign, specs, systems=None,
@@ -187,16 +234,33 @@ def mapping_table(campaign: Campaign, specs, systems=None,
     """The mappings behind the type-level metrics among ``specs`` (MetricSpec objects), for every
     system (or those given): one :func:`type_mappings` block per (measure, mapping) pair, MacroI
     under both mappings when ``specs`` holds no type-level metric."""
-    wanted: list[tuple[str, str]] = []
-    for spec in specs:
-        if spec.name in _MEASURE_OF:
-            key = (_MEASURE_OF[spec.name], spec.params.get("mapping", "one_to_one"))
-            if key not in wanted:
-                wanted.append(key)
-    if not wanted:
-        wanted = [("macro", "one_to_one"), ("macro", "many_to_one")]
+    wanted = _wanted(specs) or [("macro", "one_to_one", None), ("macro", "many_to_one", None)]
     names = list(campaign.runs) if systems is None else list(systems)
-    frames = [type_mappings(campaign, s, mapping=mp, measure=me, missing=missing)
-              for s in names for me, mp in wanted]
+    frames = [type_mappings(campaign, s, mapping=mp, measure=me, missing=missing, seconds=sec)
+              for s in names for me, mp, sec in wanted]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         columns=MAPPING_COLUMNS)
+
+
+def exactness_summary(mappings: pd.DataFrame) -> list[str]:
+    """One line per (measure, mapping) of a mapping table whose scores are not all exact:
+    how many (system, topic) mappings are exact and the largest gap of the others."""
+    if mappings is None or mappings.empty:
+        return []
+    per = mappings.drop_duplicates(["system", "topic", "measure", "mapping"])
+    lines = []
+    for (measure, mapping), block in per.groupby(["measure", "mapping"], sort=False):
+        if block["exact"].all():
+            continue
+        rest = block[~block["exact"].astype(bool)]
+        gaps = rest["gap"].astype(float)
+        unknown = int(gaps.isna().sum())
+        bound = (f"gap ≤ {gaps.max():.2g}" if unknown == 0 else "gap unknown" if
+                 unknown == len(gaps) else f"gap ≤ {gaps.max():.2g}, {unknown} without a bound")
+        lines.append(f"{_LABEL[measure]} ({mapping}): {len(block) - len(rest)} of {len(block)} "
+                     f"(system, topic) mappings exact, {len(rest)} by hill climbing ({bound}); "
+                     "a longer search: seconds=... (docs/type-level.md)")
+    return lines
+
+
+_LABEL = {"macro": "MacroI/MacroC", "micro": "MicroI", "microc": "MicroC"}

@@ -1,47 +1,63 @@
-"""Type-level clustering measures for one topic: MacroI, MicroI, MicroC under 1-1 and M-1 maps.
+"""Type-level clustering measures for one topic: MacroI, MacroC, MicroI, MicroC under 1-1 and M-1.
 
 Reichart, Abend and Rappoport, "Type level clustering evaluation: new measures and a POS
 induction case study", CoNLL 2010, §4 (``docs/type-level.md``). Each word type i (l types) has a
 gold entry A_i (the gold classes of its tokens, n classes) and an induced entry B_i (the induced
-clusters of its tokens, m clusters). For a mapping h from clusters to classes:
+clusters of its tokens, m clusters). For a mapping h from clusters to classes, h(B_i) =
+{h(x) : x ∈ B_i} is a **set** (§4.1): two clusters of B_i mapped to one class reach it once.
 
-* IM_i = |A_i ∩ h(B_i)|, the number of gold classes of i that the mapping reaches (two clusters
-  of B_i mapped to one class reach it once); |h(B_i)| = |B_i| (a multiset: every cluster of
-  B_i counts, mapped to a shared class or, under 1-1, not mapped at all).
-* MacroI: R = Σ IM_i / Σ |A_i|, P = Σ IM_i / Σ |B_i|, F = 2PR / (P + R) (= MacroC, §4.2).
-* MicroI = (1/l) Σ_i F_i, F_i = 2 IM_i / (|A_i| + |B_i|).
-* MicroC: the clusters mapped to one class are united (K_h, set union over types); each united
-  cluster z with class c has F_z = 2 |z ∩ c| / (|z| + |c|); MicroC = Σ_z (|z| / N*) F_z with
-  N* = Σ_z |z|. Under 1-1 an unmapped cluster is its own z with F_z = 0 (its size counts in N*).
+* IM_i = |A_i ∩ h(B_i)|; |h(B_i)| = the distinct classes reached, plus, under 1-1 only, one for
+  each cluster of B_i left unmapped (§4.1: "we define |h(B_i)| to be equal to |B_i| even for
+  these unmapped clusters").
+* MacroI: R = Σ IM_i / Σ |A_i|, P = Σ IM_i / Σ |h(B_i)|, F = 2PR / (P + R).
+* MacroC (§4.2): the clusters mapped to one class are united (K_h); CM_z = |z ∩ h̄(z)| for each
+  united cluster z (an unmapped cluster is its own z with CM_z = 0); R = Σ CM_z / Σ_c |c|,
+  P = Σ CM_z / N*, N* = Σ_z |z|; equal to MacroI for every mapping (Σ CM_z = Σ IM_i and
+  N* = Σ |h(B_i)|), computed here through the clusters as an independent route.
+* MicroI: the mean over types of P_i = IM_i / |h(B_i)|, R_i = IM_i / |A_i| and
+  F_i = 2 IM_i / (|A_i| + |h(B_i)|).
+* MicroC: for each united cluster z with class c, P_z = CM_z / |z|, R_z = CM_z / |c|,
+  F_z = 2 CM_z / (|z| + |c|) (all 0 for an unmapped cluster); MicroC P, R, F are their averages
+  weighted by |z| / N*.
 
-Each measure uses the mapping that maximises it (the paper's "greedy" mappings):
+Each measure uses the mapping that maximises it (the paper's "greedy" mappings, §4); MacroI and
+MacroC share one (their F is the same function of the mapping), and P and R are read at the
+mapping that maximises the F they belong to:
 
-* **1-1** (each class takes at most one cluster): with |h(B_i)| = |B_i| every measure is a sum
-  of per-(cluster, class) weights — W_kc = #{i: k ∈ B_i, c ∈ A_i} for MacroI, the same weighted
-  by 1 / (|A_i| + |B_i|) for MicroI, |k| / N* · 2 W_kc / (|k| + |c|) for MicroC — so the best
-  1-1 mapping is an optimal assignment (``scipy.optimize.linear_sum_assignment``): exact.
-* **M-1** (any cluster to any class): MacroI and MicroI count a class once per type, so they are
-  not sums over clusters and MicroC unites clusters. We start from the majority mapping (each
-  cluster to the class maximising its own weight) and climb: move the single cluster whose move
-  raises the measure, until no move does; the best mapping seen is kept. When every type has
-  one cluster, MacroI and MicroI are sums over clusters and the majority start is optimal
-  (reported as exact); otherwise the result is a local optimum (reported as such).
+* **1-1** (each class takes at most one cluster): |h(B_i)| = |B_i| and N* = Σ_k |k| do not depend
+  on h, so every measure is a sum of per-(cluster, class) weights and the best mapping is an
+  optimal assignment (``scipy.optimize.linear_sum_assignment``): exact.
+* **M-1** (every cluster to one class): when every type has at most one cluster, MacroI and MicroI
+  are sums over clusters and the majority mapping is optimal (exact). Otherwise, and for MicroC
+  always, an integer program solves it exactly
+  (:mod:`metrics.measures.typelevel.exact_many_to_one`), started from hill climbing
+  (:mod:`metrics.measures.typelevel.hill_climbing`); when the solver reaches its time limit, the
+  best mapping found is kept with the solver's bound on how far the optimum can lie above it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 from scipy.sparse import csr_matrix
 
-__all__ = ["TypeEntries", "TypeMapping", "TypeScores", "MEASURES", "MAPPINGS",
-           "score_mapping", "best_mapping", "type_scores"]
+from metrics.measures.typelevel import exact_many_to_one as _exact
+from metrics.measures.typelevel.hill_climbing import climb
 
+__all__ = ["TypeEntries", "TypeMapping", "TypeScores", "MappingScores", "MEASURES", "MAPPINGS",
+           "DEFAULT_SECONDS", "MEASURE_OF_SCORE", "score_mapping", "mapping_scores",
+           "best_mapping", "type_scores"]
+
+#: The measures a mapping maximises: MacroI (= MacroC), MicroI, MicroC.
 MEASURES: tuple[str, ...] = ("macro", "micro", "microc")
 MAPPINGS: tuple[str, ...] = ("one_to_one", "many_to_one")
-_EPS = 1e-12
+#: Default seconds of the M-1 integer program of one (topic, measure). MacroI and MicroI are
+#: solved in well under a second on the bundled campaign; MicroC's integer program has weak
+#: relaxations (its weights |z| / N* grow with the united clusters) and rarely closes in
+#: minutes, so by default it stops at the LP relaxation's bound (docs/type-level.md).
+DEFAULT_SECONDS: dict[str, float] = {"macro": 10.0, "micro": 10.0, "microc": 0.0}
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,11 +115,16 @@ class TypeMapping:
     measure, mapping : str
         The measure it maximises (``macro``, ``micro``, ``microc``) and the kind of mapping.
     method : str
-        ``assignment`` (linear_sum_assignment), ``majority`` or ``hill climbing``.
+        ``assignment`` (1-1), ``majority`` (M-1, every type in at most one cluster),
+        ``integer program`` (M-1, solved to optimality) or ``hill climbing`` (M-1, the
+        integer program stopped at its time limit: the best mapping found).
     exact : bool
-        True when the mapping is a proven optimum of the measure.
+        True when the mapping is a proven optimum of the measure (within 1e-7).
     value : float
-        The measure under this mapping (MacroI F, MicroI or MicroC).
+        The measure under this mapping (MacroI F, MicroI F or MicroC F).
+    gap : float
+        A proven bound on how far the optimum can lie above ``value``: 0 when exact, NaN when
+        no bound is known (a problem too large for the solver).
     """
 
     target: np.ndarray
@@ -112,22 +133,52 @@ class TypeMapping:
     method: str
     exact: bool
     value: float
+    gap: float = 0.0
+
+    @property
+    def exactness(self) -> str:
+        """``exact``, or ``hill climbing, gap ≤ g`` (``gap unknown`` without a bound)."""
+        if self.exact:
+            return "exact"
+        if not math.isfinite(self.gap):
+            return f"{self.method}, gap unknown"
+        return f"{self.method}, gap ≤ {self.gap:.2g}"
 
 
 @dataclass(frozen=True)
-class TypeScores:
-    """All type-level scores of one topic under one kind of mapping (each measure its own map)."""
+class MappingScores:
+    """Every type-level score of one topic under one mapping (``docs/type-level.md``)."""
 
     macro_precision: float
     macro_recall: float
     macro_f: float
+    macroc_f: float
+    micro_precision: float
+    micro_recall: float
     micro_f: float
+    microc_precision: float
+    microc_recall: float
     microc_f: float
-    mappings: dict
+
+
+#: The score each measure's mapping maximises.
+_OBJECTIVE = {"macro": "macro_f", "micro": "micro_f", "microc": "microc_f"}
+#: The measure whose mapping each score is read at.
+MEASURE_OF_SCORE: dict[str, str] = {f.name: f.name.split("_")[0] for f in fields(MappingScores)}
+MEASURE_OF_SCORE["macroc_f"] = "macro"
+
+
+@dataclass(frozen=True)
+class TypeScores(MappingScores):
+    """All type-level scores of one topic under one kind of mapping, each read at the mapping
+    of its measure (:data:`MEASURE_OF_SCORE`); ``mappings`` holds the three
+    :class:`TypeMapping` (``macro``, ``micro``, ``microc``)."""
+
+    mappings: dict = None  # type: ignore[assignment]
 
 
 class _Tables:
-    """Dense per-topic quantities shared by the three measures."""
+    """Per-topic quantities shared by the measures, the assignment and the M-1 searches."""
 
     def __init__(self, e: TypeEntries) -> None:
         self.e = e
@@ -139,27 +190,42 @@ class _Tables:
         self.class_size = np.bincount(e.a_class, minlength=e.n_classes).astype(float)
         self.cluster_size = np.bincount(e.b_cluster, minlength=e.n_clusters).astype(float)
         self.b_csc = b.tocsc()
-        self.scored: dict[bytes, tuple] = {}
         self.b_t = b.T.tocsr()  # m x l
-        self.w_macro = self.b_t @ self.a_dense.astype(float)  # m x n: types shared by k and c
+        self.scored: dict[bytes, MappingScores] = {}
+        self.w_macro = np.asarray(self.b_t @ self.a_dense.astype(float))  # m x n shared types
         denom = self.a_size + self.b_size
-        self.u_micro = np.divide(1.0, denom, out=np.zeros_like(denom, dtype=float),
-                                 where=denom > 0)
-        self.w_micro = self.b_t @ (self.a_dense * self.u_micro[:, None])
-        n_star = self.cluster_size.sum()
-        pair = self.cluster_size[:, None] + self.class_size[None, :]
-        f = np.divide(2.0 * self.w_macro, pair, out=np.zeros_like(self.w_macro, dtype=float),
-                      where=pair > 0)
-        self.w_microc = f * (self.cluster_size[:, None] / n_star if n_star else 0.0)
+        self.u_micro = np.divide(1.0, denom, out=np.zeros_like(denom), where=denom > 0)
+        self.w_micro = np.asarray(self.b_t @ (self.a_dense * self.u_micro[:, None]))
 
     def members(self, k: int) -> np.ndarray:
         """Types whose induced entry holds cluster k."""
         p = self.b_csc.indptr
         return self.b_csc.indices[p[k]:p[k + 1]]
 
+    def counts(self, target: np.ndarray) -> np.ndarray:
+        """cnt[i, c] = #{k in B_i : h(k) = c}, shape (l, n)."""
+        e = self.e
+        mapped = target[e.b_cluster]
+        ok = mapped >= 0
+        flat = e.b_type[ok] * e.n_classes + mapped[ok]
+        return np.bincount(flat, minlength=e.n_types * e.n_classes).reshape(
+            e.n_types, e.n_classes)
+
+    def scores(self, target: np.ndarray) -> MappingScores:
+        """Every score of one mapping, remembered (the measures' mappings often coincide)."""
+        key = target.tobytes()
+        hit = self.scored.get(key)
+        if hit is None:
+            hit = self.scored[key] = _score_of(self, target)
+        return hit
+
+    def value(self, measure: str, target: np.ndarray) -> float:
+        """The score ``measure``'s mapping maximises (MacroI F, MicroI F, MicroC F)."""
+        return getattr(self.scores(target), _OBJECTIVE[measure])
+
 
 def _tables(e: TypeEntries) -> _Tables:
-    """The dense tables of ``e``, built once per entries object."""
+    """The tables of ``e``, built once per entries object."""
     t = e.__dict__.get("_tables")
     if t is None:
         t = _Tables(e)
@@ -167,183 +233,139 @@ def _tables(e: TypeEntries) -> _Tables:
     return t
 
 
-def _counts(t: _Tables, target: np.ndarray) -> np.ndarray:
-    """cnt[i, c] = #{k in B_i : h(k) = c}, shape (l, n)."""
-    e = t.e
-    mapped = target[e.b_cluster]
-    ok = mapped >= 0
-    flat = e.b_type[ok] * e.n_classes + mapped[ok]
-    return np.bincount(flat, minlength=e.n_types * e.n_classes).reshape(e.n_types, e.n_classes)
+def _ratio(num: np.ndarray | float, den: np.ndarray | float) -> np.ndarray:
+    """num / den, 0 where den = 0."""
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    return np.divide(num, den, out=np.zeros(np.broadcast(num, den).shape), where=den > 0)
 
 
-def _score(t: _Tables, target: np.ndarray) -> tuple[float, float, float, float, float]:
-    """MacroI P, R, F, MicroI and MicroC of one mapping (straight from the definitions);
-    remembered per mapping (the best mappings of the measures often coincide)."""
-    key = target.tobytes()
-    hit = t.scored.get(key)
-    if hit is None:
-        hit = t.scored[key] = _score_of(t, target)
-    return hit
-
-
-def _score_of(t: _Tables, target: np.ndarray) -> tuple[float, float, float, float, float]:
+def _score_of(t: _Tables, target: np.ndarray) -> MappingScores:
+    """Every score of one mapping, straight from the definitions (module docstring)."""
     e = t.e
     if e.n_types == 0:
-        return 1.0, 1.0, 1.0, 1.0, 1.0
-    cnt = _counts(t, target)
-    hit = (cnt > 0) & t.a_dense
-    im = hit.sum(axis=1)
-    total_a, total_b = t.a_size.sum(), t.b_size.sum()
+        return MappingScores(*([1.0] * len(fields(MappingScores))))
+    cnt = t.counts(target)
+    present = cnt > 0  # c ∈ h(B_i)
+    hit = present & t.a_dense
+    unmapped_pairs = target[e.b_cluster] < 0
+    unmapped = np.bincount(e.b_type[unmapped_pairs], minlength=e.n_types)
+    im = hit.sum(axis=1).astype(float)
+    h_size = present.sum(axis=1) + unmapped  # |h(B_i)|
+    total_a, total_h = t.a_size.sum(), float(h_size.sum())
     r = im.sum() / total_a if total_a else 1.0
-    p = im.sum() / total_b if total_b else 1.0
+    p = im.sum() / total_h if total_h else 1.0
     f = 2 * p * r / (p + r) if p + r > 0 else 0.0
-    micro = float(np.mean(2.0 * im * t.u_micro))
-    union = (cnt > 0).sum(axis=0)  # |z| per class, over the clusters mapped to it
-    inter = hit.sum(axis=0)
-    unmapped = t.cluster_size[target < 0].sum()
-    n_star = union.sum() + unmapped
-    pair = union + t.class_size
-    fz = np.divide(2.0 * inter, pair, out=np.zeros(pair.size), where=pair > 0)
-    microc = float((union * fz).sum() / n_star) if n_star else 1.0
-    return float(p), float(r), float(f), micro, microc
+    mi_p = float(np.mean(_ratio(im, h_size)))
+    mi_r = float(np.mean(_ratio(im, t.a_size)))
+    mi_f = float(np.mean(_ratio(2.0 * im, t.a_size + h_size)))
+    # cluster route: united clusters z (one per class reached) and the unmapped clusters
+    union = present.sum(axis=0).astype(float)  # |z| per class
+    cm = hit.sum(axis=0).astype(float)  # CM_z = |z ∩ c|
+    z_sizes = np.concatenate((union, t.cluster_size[target < 0]))
+    z_cm = np.concatenate((cm, np.zeros(int((target < 0).sum()))))
+    z_class = np.concatenate((t.class_size, np.zeros(int((target < 0).sum()))))
+    n_star = z_sizes.sum()
+    if n_star:
+        mc_r = cm.sum() / total_a if total_a else 1.0
+        mc_p = cm.sum() / n_star
+        macroc = 2 * mc_p * mc_r / (mc_p + mc_r) if mc_p + mc_r > 0 else 0.0
+        w = z_sizes / n_star
+        parts = ((z_cm, z_sizes), (z_cm, z_class), (2 * z_cm, z_sizes + z_class))  # P, R, F
+        micro_c = [float(np.sum(w * _ratio(num, den))) for num, den in parts]
+    else:
+        macroc, micro_c = 1.0, [1.0, 1.0, 1.0]
+    return MappingScores(float(p), float(r), float(f), float(macroc), mi_p, mi_r, mi_f,
+                         *micro_c)
+
+
+def mapping_scores(entries: TypeEntries, target: np.ndarray) -> MappingScores:
+    """Every type-level score of ``entries`` under a given mapping (cluster -> class, -1 for an
+    unmapped cluster)."""
+    return _tables(entries).scores(np.asarray(target, dtype=np.int64))
 
 
 def score_mapping(entries: TypeEntries, target: np.ndarray) -> dict[str, float]:
-    """The type-level scores of ``entries`` under a given mapping (cluster -> class, -1 unmapped).
-
-    Returns
-    -------
-    dict with ``macro_precision``, ``macro_recall``, ``macro_f``, ``micro_f``, ``microc_f``.
-    """
-    p, r, f, mi, mc = _score(_Tables(entries), np.asarray(target, dtype=np.int64))
-    return {"macro_precision": p, "macro_recall": r, "macro_f": f, "micro_f": mi, "microc_f": mc}
-
-
-def _value(t: _Tables, measure: str, target: np.ndarray) -> float:
-    p, r, f, mi, mc = _score(t, target)
-    return {"macro": f, "micro": mi, "microc": mc}[measure]
+    """:func:`mapping_scores` as a dict (``macro_precision`` ... ``microc_f``)."""
+    return dict(mapping_scores(entries, target).__dict__)
 
 
 def _weights(t: _Tables, measure: str) -> np.ndarray:
-    return {"macro": t.w_macro, "micro": t.w_micro, "microc": t.w_microc}[measure]
+    """Per-(cluster, class) weights whose sum over a 1-1 (or, types with one cluster, an M-1)
+    mapping is the measure up to a constant: shared types for MacroI, types weighted by
+    1 / (|A_i| + |B_i|) for MicroI, (|k| / N*) 2 W_kc / (|k| + |c|) for MicroC."""
+    if measure == "macro":
+        return t.w_macro
+    if measure == "micro":
+        return t.w_micro
+    n_star = t.cluster_size.sum()
+    pair = t.cluster_size[:, None] + t.class_size[None, :]
+    f = _ratio(2.0 * t.w_macro, pair)
+    return f * (t.cluster_size[:, None] / n_star if n_star else 0.0)
 
 
 def _one_to_one(t: _Tables, measure: str) -> TypeMapping:
+    # imported here: scipy.optimize takes a noticeable share of the package's start-up time
+    from scipy.optimize import linear_sum_assignment  # noqa: PLC0415
+
     w = _weights(t, measure)
     target = np.full(t.e.n_clusters, -1, dtype=np.int64)
     if w.size:
         rows, cols = linear_sum_assignment(w, maximize=True)
         target[rows] = cols
     return TypeMapping(target, measure, "one_to_one", "assignment", True,
-                       _value(t, measure, target))
+                       t.value(measure, target))
 
 
-def _move_deltas_item(t: _Tables, u: np.ndarray | None, target: np.ndarray,
-                      cnt: np.ndarray) -> np.ndarray:
-    """Change of Σ_i u_i IM_i when cluster k alone moves to class c, shape (m, n).
-
-    Moving k from h(k) to c loses u_i for each type of k whose only cluster on h(k) is k and
-    h(k) ∈ A_i, and gains u_i for each type of k with c ∈ A_i and no cluster on c yet.
-    """
+def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
     e = t.e
-    hit = (t.a_dense & (cnt == 0)).astype(float)
-    gain = t.b_t @ (hit if u is None else hit * u[:, None])
-    cur = target[e.b_cluster]
-    lose = t.a_dense[e.b_type, cur] & (cnt[e.b_type, cur] == 1)
-    w = lose * (1.0 if u is None else u[e.b_type])
-    loss = np.bincount(e.b_cluster, weights=w, minlength=e.n_clusters)
-    delta = np.asarray(gain, dtype=float) - loss[:, None]
-    delta[np.arange(e.n_clusters), target] = 0.0
-    return delta
-
-
-def _move_deltas_microc(t: _Tables, target: np.ndarray, cnt: np.ndarray) -> np.ndarray:
-    """Change of MicroC (M-1, united clusters) when cluster k alone moves to class c, (m, n)."""
-    e = t.e
-    size = t.class_size.astype(float)
-    present = cnt > 0
-    union = present.sum(axis=0).astype(float)
-    inter = (present & t.a_dense).sum(axis=0).astype(float)
-
-    def term(uu, ii, ss):
-        pair = uu + ss
-        return np.divide(2.0 * uu * ii, pair, out=np.zeros_like(pair), where=pair > 0)
-
-    terms = term(union, inter, size)
-    total, n_star = terms.sum(), union.sum()
-    old = total / n_star if n_star else 0.0
-    enter = ~present
-    du = np.asarray(t.b_t @ enter.astype(float))  # types of k not yet on class c
-    di = np.asarray(t.b_t @ (enter & t.a_dense).astype(float))
-    cur = target[e.b_cluster]
-    leave = cnt[e.b_type, cur] == 1
-    du_cur = np.bincount(e.b_cluster, weights=leave, minlength=e.n_clusters)
-    di_cur = np.bincount(e.b_cluster, weights=leave & t.a_dense[e.b_type, cur],
-                         minlength=e.n_clusters)
-    cur_new = term(union[target] - du_cur, inter[target] - di_cur, size[target])
-    cand = term(union[None, :] + du, inter[None, :] + di, size[None, :])
-    new_total = (total - terms[target] + cur_new)[:, None] - terms[None, :] + cand
-    new_star = (n_star - du_cur)[:, None] + du
-    new = np.divide(new_total, new_star, out=np.zeros_like(new_total), where=new_star > 0)
-    delta = new - old
-    delta[np.arange(e.n_clusters), target] = 0.0
-    return delta
-
-
-def _many_to_one(t: _Tables, measure: str, max_moves: int = 10_000) -> TypeMapping:
-    e = t.e
-    w = _weights(t, measure if measure != "microc" else "macro")
+    w = _weights(t, "macro" if measure == "microc" else measure)
     target = (np.argmax(w, axis=1) if e.n_classes else np.full(e.n_clusters, -1)).astype(np.int64)
     separable = measure != "microc" and bool(np.all(t.b_size <= 1))
-    if separable or e.n_classes == 0 or e.n_clusters == 0:
+    if separable or e.n_classes <= 1 or e.n_clusters == 0:
         return TypeMapping(target, measure, "many_to_one", "majority", True,
-                           _value(t, measure, target))
-    cnt = _counts(t, target)
-    value = _value(t, measure, target)
-    u = None if measure == "macro" else t.u_micro
-    for _ in range(max_moves):
-        delta = (_move_deltas_microc(t, target, cnt) if measure == "microc"
-                 else _move_deltas_item(t, u, target, cnt))
-        best_c = np.argmax(delta, axis=1)
-        best_d = delta[np.arange(e.n_clusters), best_c]
-        movers = np.flatnonzero(best_d > _EPS)
-        if movers.size == 0:
-            break  # a local optimum: no single-cluster move raises the measure
-        if movers.size > 1:  # try every improving cluster's best move at once; keep if better
-            trial = target.copy()
-            trial[movers] = best_c[movers]
-            trial_value = _value(t, measure, trial)
-            if trial_value > value + _EPS:
-                target, value, cnt = trial, trial_value, _counts(t, trial)
-                continue
-        k = int(np.argmax(best_d))  # else the single best move (exact gain, so it improves)
-        rows = t.members(k)
-        cnt[rows, target[k]] -= 1
-        cnt[rows, best_c[k]] += 1
-        target[k] = best_c[k]
-        value += best_d[k]
-    value = _value(t, measure, target)  # exact, free of the rounding of the summed gains
-    return TypeMapping(target, measure, "many_to_one", "hill climbing", False, value)
+                           t.value(measure, target))
+    start = climb(t, measure, target)
+    solved = _exact.solve(t, measure, start, time_limit)
+    if solved.proven:
+        return TypeMapping(solved.target, measure, "many_to_one", "integer program", True,
+                           t.value(measure, solved.target), 0.0)
+    best = climb(t, measure, solved.target)  # polish the solver's best mapping
+    value = t.value(measure, best)
+    gap = max(solved.bound - value, 0.0) if math.isfinite(solved.bound) else math.nan
+    return TypeMapping(best, measure, "many_to_one", "hill climbing", False, value, gap)
 
 
-def best_mapping(entries: TypeEntries, measure: str, mapping: str) -> TypeMapping:
+def best_mapping(entries: TypeEntries, measure: str, mapping: str,
+                 time_limit: float | None = None) -> TypeMapping:
     """The mapping that maximises ``measure`` (``macro``, ``micro``, ``microc``) under ``mapping``.
 
-    See the module docstring for the method; ``TypeMapping.exact`` says whether it is a proven
-    optimum.
+    Parameters
+    ----------
+    entries : TypeEntries
+    measure : {"macro", "micro", "microc"}
+        MacroI F (= MacroC F), MicroI F or MicroC F.
+    mapping : {"one_to_one", "many_to_one"}
+    time_limit : float, optional
+        Seconds the M-1 integer program may take (default :data:`DEFAULT_SECONDS`); past it
+        the best mapping found is returned with ``exact=False`` and its ``gap``. With 0 the
+        bound is the LP relaxation's.
     """
     if measure not in MEASURES or mapping not in MAPPINGS:
         raise ValueError(f"measure must be one of {MEASURES}, mapping one of {MAPPINGS}")
     t = _tables(entries)
-    return _one_to_one(t, measure) if mapping == "one_to_one" else _many_to_one(t, measure)
+    if mapping == "one_to_one":
+        return _one_to_one(t, measure)
+    seconds = DEFAULT_SECONDS[measure] if time_limit is None else float(time_limit)
+    return _many_to_one(t, measure, seconds)
 
 
-def type_scores(entries: TypeEntries, mapping: str) -> TypeScores:
-    """MacroI P/R/F, MicroI and MicroC of one topic, each under its best ``mapping``."""
+def type_scores(entries: TypeEntries, mapping: str,
+                time_limit: float | None = None) -> TypeScores:
+    """Every type-level score of one topic, each read at the best ``mapping`` of its measure."""
     if mapping not in MAPPINGS:
         raise ValueError(f"mapping must be one of {MAPPINGS}, got {mapping!r}")
+    maps = {m: best_mapping(entries, m, mapping, time_limit) for m in MEASURES}
     t = _tables(entries)
-    solve = _one_to_one if mapping == "one_to_one" else _many_to_one
-    maps = {m: solve(t, m) for m in MEASURES}
-    p, r, f, _, _ = _score(t, maps["macro"].target)
-    return TypeScores(p, r, f, maps["micro"].value, maps["microc"].value, maps)
+    values = {name: getattr(t.scores(maps[measure].target), name)
+              for name, measure in MEASURE_OF_SCORE.items()}
+    return TypeScores(**values, mappings=maps)
