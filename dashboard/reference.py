@@ -4,10 +4,10 @@ Nothing is computed here: each function is one cached call into ``metrics`` or a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import streamlit as st
+
+from metrics.bundled import doc_path
 
 __all__ = ["constraints", "measure_reference", "metric_infos", "MEASURES_DOC"]
 
@@ -19,7 +19,7 @@ def constraints() -> pd.DataFrame:
     return check_constraints()
 
 
-MEASURES_DOC = Path(__file__).resolve().parents[1] / "docs" / "measures.md"
+MEASURES_DOC = doc_path("measures.md")  # docs/, in a checkout or in the installed package
 
 
 @st.cache_data(show_spinner=False)

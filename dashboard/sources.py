@@ -16,8 +16,8 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-import metrics
 from dashboard import uploads
+from metrics.bundled import campaign_path
 from metrics.comparison.profiles import DEFAULT_PROFILE
 from metrics.reports.bundle import is_bundle
 
@@ -26,10 +26,10 @@ __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "s
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
            "comparison_key", "demo_source", "cli_testbeds", "path_source"]
 
-DEMO_PATH = Path(metrics.__file__).resolve().parents[1] / "demo_data" / "replab2013"
+DEMO_PATH = campaign_path("replab2013")  # demo_data/, in a checkout or in the installed package
 DEMO_KEY = "replab2013"
 #: The bundled token tagging campaign (part-of-speech induction on UD English EWT).
-UD_PATH = DEMO_PATH.parent / "ud-ewt"
+UD_PATH = campaign_path("ud-ewt")
 UD_KEY = "ud-ewt"
 CLI_KEY = "cli"
 

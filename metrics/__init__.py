@@ -13,6 +13,7 @@ Every name is imported lazily, on first use, so that ``import metrics`` (and
 from typing import TYPE_CHECKING
 
 from metrics.lazy_exports import lazy_exports
+from metrics.version import package_version
 
 if TYPE_CHECKING:
     from metrics.analyses.campaign_comparison import compare, comparison_at, comparison_core
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from metrics.reports.pair_report import PairReport
     from metrics.reports.reported_checks import ReportedCheck, check_reported, read_reported
 
-__version__ = "0.1.0"
+__version__ = package_version()  # the installed metadata (pyproject.toml), no heavy import
 
 _WHERE = {
     # campaigns

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from metrics.errors import UnanimityError
 from metrics.reports.terminal_text import EscapingStream
+from metrics.version import package_version
 
 __all__ = ["main", "COMMANDS"]
 
@@ -29,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate clustering campaigns and measure how robust system comparisons "
         "are to the weighting of metrics (Unanimous Improvement Ratio).",
     )
+    parser.add_argument("--version", action="version", version=_version_line(),
+                        help="print the version of Unanimity and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         module = importlib.import_module(f"metrics.commands.{name.replace('-', '_')}")
@@ -36,8 +39,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _version_line() -> str:
+    return f"unanimity {package_version()}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
+        print(_version_line())  # before the sub-commands (and numpy, pandas) are imported
+        return 0
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = EscapingStream(out), EscapingStream(err)
     try:

@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"
 SHARED_REPLAB = Path(__file__).resolve().parents[2] / "shared" / "campaigns" / "replab2013"
 DEMO_REPLAB = ROOT / "demo_data" / "replab2013"
-KEYS = ["topics", "systems", "gold_items", "testbeds", "per_system"]
+KEYS = ["name", "source", "kind", "topics", "systems", "gold_items", "testbeds", "per_system",
+        "notes"]
+SYSTEM_KEYS = {"missing_items", "extra_items", "missing_topics", "duplicate_rows",
+               "overlapping_items"}
 
 
 def _full_cli_available() -> bool:
@@ -63,16 +67,20 @@ def test_json_has_exactly_the_documented_keys(capsys):
     assert out["topics"] == 3 and out["systems"] == 2 and out["gold_items"] == 14
     assert out["testbeds"] == {}
     assert out["per_system"] == {
-        "hac": {"missing_items": 5, "extra_items": 1, "missing_topics": 1},
-        "kmeans": {"missing_items": 0, "extra_items": 0, "missing_topics": 0},
+        "hac": {"missing_items": 5, "extra_items": 1, "missing_topics": 1, "duplicate_rows": 0,
+                "overlapping_items": 0},
+        "kmeans": {"missing_items": 0, "extra_items": 0, "missing_topics": 0,
+                   "duplicate_rows": 0, "overlapping_items": 1},
     }
+    assert out["notes"] == [f"{DATA / 'long' / 'csv_campaign' / 'gold.csv'}: 1 gold item(s) "
+                            "have several labels: the gold is an overlapping clustering"]
+    assert out["kind"] == "clusterings" and out["source"].endswith("csv_campaign")
 
 
 def test_json_replab_sample_has_testbeds(capsys):
     out = info_json(capsys, [str(DATA / "replab")])
     assert out["testbeds"] == {"D01": 1, "D02": 1, "D03": 1}
-    assert set(out["per_system"]["best_replab"]) == {"missing_items", "extra_items",
-                                                     "missing_topics"}
+    assert set(out["per_system"]["best_replab"]) == SYSTEM_KEYS
 
 
 def test_gold_and_run_files(capsys):
@@ -157,4 +165,55 @@ def test_shared_and_bundled_replab_agree(capsys):
     if not SHARED_REPLAB.exists():
         pytest.skip(f"shared RepLab campaign not found at {SHARED_REPLAB}")
     shared = info_json(capsys, [str(SHARED_REPLAB)])
-    assert shared == demo
+    assert {k: v for k, v in shared.items() if k not in ("source", "name")} == \
+        {k: v for k, v in demo.items() if k not in ("source", "name")}
+
+
+def test_json_says_everything_the_text_says(capsys):
+    """UD EWT: the name, the source and the note about PUNCT are in both."""
+    ud = ROOT / "demo_data" / "ud-ewt"
+    assert run_info([str(ud)]) == 0
+    text = capsys.readouterr().out
+    out = info_json(capsys, [str(ud)])
+    assert list(out) == KEYS
+    assert f"campaign    {out['name']}  ({out['source']})" in text
+    assert out["notes"] == [f"{ud / 'gold.conllu.gz'}: 6171 token(s) tagged PUNCT left out of "
+                            "the evaluation"]
+    assert all(f"  {note}" in text for note in out["notes"])
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines()
+            if line.split() and line.split()[0] in out["per_system"]}
+    header = next(line.split() for line in text.splitlines() if line.split()[:1] == ["system"])
+    for name, row in out["per_system"].items():  # the text's table, row by row
+        assert set(row) == SYSTEM_KEYS
+        assert rows[name] == [str(row[c]) for c in header[1:]]
+
+
+TREC_DL = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"
+
+
+@pytest.mark.skipif(not TREC_DL.is_dir(), reason="../shared/campaigns/trec-dl-2019 is absent")
+def test_trec_items_are_judged_plus_retrieved(capsys):
+    assert run_info([str(TREC_DL)]) == 0
+    text = capsys.readouterr().out
+    out = info_json(capsys, [str(TREC_DL)])
+    assert (out["gold_items"], out["judgments"], out["judged_items"]) == (200666, 9260, 9260)
+    assert out["kind"] == "organisation"
+    assert ("gold items  200666  (every judged or retrieved document: 9,260 judgment(s) in the "
+            "gold, 191,406 document(s) retrieved by a run and not judged)") in text
+
+
+def test_a_zipped_bundle_is_described_as_a_bundle(tmp_path, capsys):
+    out = tmp_path / "results"
+    assert main(["compare", str(DEMO_REPLAB), "--metrics", "bcubed_precision,bcubed_recall",
+                 "--tests", "none", "--out", str(out)]) == 0
+    capsys.readouterr()
+    archive = tmp_path / "results.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for f in sorted(out.iterdir()):
+            zf.write(f, f"results/{f.name}")
+    assert run_info([str(archive)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"comparison bundle  {archive}  (format version")
+    assert "pairs.csv" in text and "1190 rows" in text
+    manifest = info_json(capsys, [str(archive)])
+    assert manifest["format"] == "unanimity-comparison-bundle"

@@ -29,9 +29,13 @@ from dashboard import (
     quality,  # noqa: E402
     sources,
 )
+from dashboard.uploads import upload_root  # noqa: E402
 from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport  # noqa: E402
 
-STORAGE = re.compile(r"unanimity-uploads|session-[a-z0-9_]+|up-[0-9a-f]{16}/|/tmp/")
+# the server's storage folder of an upload (wherever the temporary folder is), never the clone's
+# own path, which the Data page rightly shows as the bundled campaign's source
+STORAGE = re.compile(re.escape(str(upload_root())) +
+                     r"|unanimity-uploads|session-[a-z0-9_]+|up-[0-9a-f]{16}/")
 
 
 def _report(*systems: dict, notes: int = 0) -> ValidationReport:

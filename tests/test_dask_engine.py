@@ -239,3 +239,19 @@ def test_measures_of_other_tasks_are_refused_by_name(tmp_path):
 
     with pytest.raises(UnanimityError, match=r"nDCG@10.*--engine numpy"):
         evaluate_dask(tmp_path, ["bcubed_precision", "nDCG@10"])
+
+
+def test_a_run_that_succeeds_prints_no_warning(tmp_path):
+    """The local cluster's own WARNING lines (a shuffle deactivated at its end) are noise on a
+    run that succeeds: standard error holds our log and the progress bar only."""
+    camp = tmp_path / "L"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_large_campaign.py"), "--items",
+                    "5000", "--systems", "2", "--topics", "4", "--part-items", "2000", str(camp)],
+                   check=True, capture_output=True)
+    got = subprocess.run([sys.executable, "-m", "metrics", "evaluate", str(camp), "--engine",
+                          "dask", "--memory-limit", "2GB", "--out", str(tmp_path / "s.csv")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert got.returncode == 0, got.stderr
+    assert "Dask LocalCluster: " in got.stderr
+    assert "WARNING" not in got.stderr and "Traceback" not in got.stderr, got.stderr
+    assert len(pd.read_csv(tmp_path / "s.csv")) == 2 * 4 * 2

@@ -182,3 +182,69 @@ def test_truncated_gzip_score_table(tmp_path):
     with pytest.raises(CampaignFormatError, match="truncated or corrupt") as err:
         load(p)
     assert err.value.path == str(p)
+
+
+# --- every message names the file's line (blank lines anywhere) or, in Parquet, the row ---------
+_BAD_ROWS = {  # the bad row, what the message or note says about it
+    "not a number": (("s1", "T9", "p", "high"), "value 'high' is not a number"),
+    "infinite": (("s1", "T9", "p", "-inf"), "value '-inf' is infinite"),
+    "conflicting duplicate": (("s0", "T0", "p", "0.99"), "has two values"),
+    "exact duplicate": (("s0", "T0", "p", None), "exact duplicate row(s) ignored"),
+    "outside [0, 1]": (("s1", "T9", "purity", "1.5"), "outside [0, 1]"),
+    "missing field": (("s1", "T9", "p", ""), "missing value for value"),
+}
+
+
+def _scores_with_blank_lines(rng, bad, sep: str) -> tuple[str, int, list[tuple]]:
+    """A score table in text with blank lines here and there, the bad row at a random place;
+    returns the text, the bad row's line and the rows (header excluded) in order."""
+    rows = [(f"s{s}", f"T{t}", "p", f"{rng.uniform(0, 1):.4f}") for s in range(3)
+            for t in range(5)]
+    rows.insert(int(rng.integers(1, len(rows))), bad)
+    lines, bad_line = ["" for _ in range(int(rng.integers(0, 3)))], None
+    lines.append(sep.join(("system", "topic", "metric", "value")))
+    for row in rows:
+        lines += ["" if rng.random() < 0.5 else "   " for _ in range(int(rng.integers(0, 3)))]
+        lines.append(sep.join(row))
+        if row is bad:
+            bad_line = len(lines)
+    return "\n".join(lines) + "\n", bad_line, rows
+
+
+@pytest.mark.parametrize("kind", list(_BAD_ROWS))
+@pytest.mark.parametrize("sep", [",", "\t"])
+@pytest.mark.parametrize("seed", range(4))
+def test_every_score_table_message_names_the_line(tmp_path, kind, sep, seed):
+    row, said = _BAD_ROWS[kind]
+    rng = np.random.default_rng(seed)
+    if row[3] is None:  # an exact copy of the first row
+        row = None
+    text, line, rows = _scores_with_blank_lines(rng, row or ("s0", "T0", "p", "x"), sep)
+    if row is None:
+        first = rows[0]
+        text = text.replace(sep.join(("s0", "T0", "p", "x")), sep.join(first))
+    path = tmp_path / ("scores.csv" if sep == "," else "scores.tsv")
+    path.write_text(text, encoding="utf-8")
+    if kind in ("exact duplicate", "outside [0, 1]"):  # kept, with a note naming the line
+        notes = [n for n in read_score_table(path).attrs["notes"] if said in n.problem]
+        assert len(notes) == 1 and notes[0].line == line, (notes, line)
+        return
+    with pytest.raises(CampaignFormatError) as exc:
+        read_score_table(path)
+    assert said in exc.value.problem and exc.value.line == line, (str(exc.value), line)
+
+
+@pytest.mark.parametrize("kind", ["infinite", "outside [0, 1]"])
+def test_parquet_messages_name_the_row(tmp_path, kind):
+    row, said = _BAD_ROWS[kind]
+    frame = pd.DataFrame([("s0", "T0", "p", 0.5), ("s0", "T1", "p", 0.25),
+                          (*row[:3], float(row[3]))], columns=["system", "topic", "metric",
+                                                               "value"])
+    path = tmp_path / "scores.parquet"
+    frame.to_parquet(path)
+    if kind == "infinite":
+        with pytest.raises(CampaignFormatError, match=r"is infinite \(row 3\)$"):
+            read_score_table(path)
+    else:
+        (note,) = [n for n in read_score_table(path).attrs["notes"] if said in n.problem]
+        assert note.problem.endswith("(row 3)")

@@ -9,6 +9,17 @@
 * ``ultra-shaped``: k-1 randomly chosen items are singletons, all other items form one cluster
   (Moreno & Dias 2015 "UltraShapedRand").
 
+Which campaigns: baselines are clusterings of the campaign's items, on one level. On a flat
+clustering campaign all five are the literature's baselines. On a document organisation without
+a tail (a filtering, a clustering with priority levels) they are the non-informative outputs of
+the SIGIR 2013 paper (all-in-one is its "all positive" placebo) and are allowed. On a campaign
+with a tail (a ranking over an unlimited collection, such as TREC) the items are every judged or
+retrieved document: a baseline would list that pool - built from the judgments and the other
+runs - on one level, stating no ranking at all, so every baseline is refused there in one line.
+The overlapping ``combined`` baseline costs, on an organisation campaign, a pass over the pairs
+of occurrences of each topic: it is estimated and refused over the compute budget
+(:mod:`metrics.compute_budget`) before it starts.
+
 Choices: k defaults to the number of gold classes of each topic (as Moreno & Dias compare at
 the gold's number of clusters); a given ``k`` applies to every topic; k is capped at the
 topic's number of items (and is at least 1). Randomness comes from
@@ -26,7 +37,7 @@ import numpy as np
 from metrics.errors import UnanimityError
 from metrics.model.campaign import Campaign, Membership
 
-__all__ = ["BASELINES", "add_baselines", "baseline_membership"]
+__all__ = ["BASELINES", "add_baselines", "baseline_membership", "check_campaign"]
 
 BASELINES: tuple[str, ...] = ("all-in-one", "one-in-one", "combined", "random", "ultra-shaped")
 
@@ -78,12 +89,30 @@ def _k_per_topic(campaign: Campaign, k: int | None) -> np.ndarray:
     return np.clip(kt, 1, np.maximum(n_t, 1)).astype(np.int64)
 
 
+def check_campaign(campaign: Campaign, what: str = "baselines") -> None:
+    """Refuse baselines where they mean nothing (see the module docstring): a campaign without
+    a gold clustering, or a ranking over an unlimited collection (a campaign with a tail).
+
+    Raises
+    ------
+    UnanimityError
+        One line naming the campaign and why.
+    """
+    if not campaign.has_clusterings:
+        raise UnanimityError(f"{what}: baselines need a campaign with a gold clustering")
+    if campaign.tail:
+        raise UnanimityError(
+            f"{what} refused on {campaign.name!r}, a ranking over an unlimited collection: its "
+            f"{campaign.n_items:,} items are the judged or retrieved documents, and a baseline "
+            "would list that pool on one level, stating no ranking (baselines are for "
+            "clustering and filtering campaigns, docs/measures.md §7)")
+
+
 def baseline_membership(campaign: Campaign, name: str, k: int | None = None,
                         seed: int = 0) -> Membership:
     """The clustering of one baseline over all gold items of the campaign."""
-    if not campaign.has_clusterings:
-        raise UnanimityError("baselines need a campaign with a gold clustering")
     (name,) = _parse([name])
+    check_campaign(campaign, f"baseline {name!r}")
     n, topic = campaign.n_items, campaign.item_topic.astype(np.int64)
     items = np.arange(n, dtype=np.int64)
     ids = np.asarray(campaign.item_ids, dtype=object).astype(str)
@@ -132,5 +161,7 @@ def add_baselines(campaign: Campaign, names: str | Sequence[str], k: int | None 
     UnanimityError
         For an unknown baseline or a name already used by a system.
     """
-    extra = {name: baseline_membership(campaign, name, k=k, seed=seed) for name in _parse(names)}
+    chosen = _parse(names)
+    check_campaign(campaign, "baselines " + ", ".join(chosen))
+    extra = {name: baseline_membership(campaign, name, k=k, seed=seed) for name in chosen}
     return campaign.with_runs(extra)

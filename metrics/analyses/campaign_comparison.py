@@ -1,5 +1,6 @@
 """The campaign comparison: :func:`comparison_core` (the alpha-free pairwise work, computed once),
-:func:`comparison_at` (the cheap alpha / threshold step) and :func:`compare` (both).
+:func:`comparison_at` (the cheap alpha / threshold step) and :func:`compare` (both). (Size: just
+over 400 lines, one computation: the core's record, the core, its alpha step and both together.)
 
 The analyses follow Amigó, Gonzalo, Artiles and Verdejo (2011), "Combining evaluation metrics
 via the unanimous improvement ratio and its application to clustering tasks", JAIR 42 (§6-§7),
@@ -64,6 +65,7 @@ from metrics.comparison.uir import (
     check_tol,
     uir_matrix_cube,
 )
+from metrics.compute_budget import require_pairs
 from metrics.model.score_table import metric_directions, score_cube, validate_score_table
 from metrics.reports.comparison_report import CampaignComparison
 
@@ -160,6 +162,7 @@ def comparison_core(
     S = len(cube.systems)
     if S < 2:
         raise ValueError(f"compare needs at least two systems, got {S}")
+    require_pairs(S, len(uir_metrics))  # every ordered pair, refused over the compute budget
     names = np.asarray(cube.systems, dtype=object)
     ucube = sub_cube(cube, uir_metrics)
     dirs = metric_directions(ucube.metrics, directions)

@@ -161,6 +161,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         profile = get_profile(args.profile)
         campaign = campaign_from_args(args)
+        if args.random_baselines and campaign.has_clusterings:  # refused before any scoring
+            from metrics.analyses.baselines import check_campaign  # noqa: PLC0415 - as above
+
+            check_campaign(campaign, "--random-baselines")
         table, beds = _scores_of(campaign, args, metrics)
         known = set(pd.unique(table["metric"]))
         missing = [m for m in metrics if m not in known]
@@ -206,7 +210,8 @@ def run(args: argparse.Namespace) -> int:
         w = pts["weps_table2"]
         every = pts["weakest_metric_all_pairs"]
         print(f"papers' tables ({args.profile} profile): improved systems by "
-              f"{pts['improved_rule']}: {pts['n_improved']}; weakest-metric r all pairs "
+              f"{pts['improved_rule']}: {pts['n_improved']} pairs, "
+              f"{pts['n_improving_systems']} systems improve another; weakest-metric r all pairs "
               f"{_r(every['pearson_r'])} (n={every['n']}), "
               f"ten pairs {_r(pts['weakest_metric_top']['pearson_r'])}; WePS Table 2: "
               f"{w['reversed']} of {w['n_pairs']} pairs reverse between the two alphas")

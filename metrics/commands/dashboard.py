@@ -31,7 +31,11 @@ def app_path() -> Path:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("dashboard", help="open the interactive dashboard in a browser")
+    p = sub.add_parser(
+        "dashboard", help="open the interactive dashboard in a browser",
+        description="Start the Streamlit dashboard on a campaign (default: the bundled RepLab "
+        "2013) or a comparison bundle: leaderboard, two-system comparison, UIR analysis, test "
+        "beds, the papers' tables, exports (docs/guide.md §3).")
     p.add_argument("path", nargs="?", metavar="PATH",
                    help="campaign folder, score-table file or zip (default: bundled RepLab "
                         "2013), or a comparison bundle (compare --out DIR), shown as stored")

@@ -22,7 +22,10 @@ DEFAULT_METRICS = "bcubed_precision,bcubed_recall"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("evaluate", help="per-topic scores of every system (CSV score table)")
+    p = sub.add_parser(
+        "evaluate", help="per-topic scores of every system (CSV score table)",
+        description="Score every system of a campaign on every topic with the given metrics and "
+        "write the score table system,topic,metric,value (CSV; docs/measures.md §1).")
     add_campaign_args(p)
     p.add_argument("--metrics", default=DEFAULT_METRICS, metavar="LIST",
                    help="comma-separated metrics, with parameters as name(p=v) "
@@ -58,10 +61,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def _list_metrics() -> int:
 
+    rows = [("metric", "better", "family", "parameters", "description")]
     for m in available_metrics(type_level=True, organisation=True):
         params = ", ".join(f"{k}={v}" for k, v in m.params.items())
-        arrow = "higher" if m.direction > 0 else "lower"
-        print(f"{m.name:24s} {arrow:6s} {m.family:24s} {params:8s} {m.description}")
+        rows.append((m.name, "higher" if m.direction > 0 else "lower", m.family, params or "-",
+                     m.description))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]  # the description runs on
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4])
     return 0
 
 
@@ -116,4 +123,6 @@ def _write(table, out: str) -> int:
             write_table(table, out)
         except OSError as exc:
             raise UnanimityError(f"cannot write {out}: {exc.strerror or exc}") from None
+        print(f"wrote {out}: {len(table)} rows ({table['system'].nunique()} systems, "
+              f"{table['topic'].nunique()} topics, {table['metric'].nunique()} metrics)")
     return 0

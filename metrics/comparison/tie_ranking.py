@@ -34,6 +34,13 @@ Derived quantities, for S systems:
   group are never ordered (an antichain): no robust improvement, direct or by a chain,
   separates them.
 * **Hasse diagram**: the transitive reduction of the order between blocks.
+
+Cost: S x S boolean relations and float32 products (24 bytes a cell, checked against the
+compute budget before they exist, :mod:`metrics.compute_budget`); the closure by repeated
+squaring takes log2(longest chain) products of O(S^3) BLAS work, a fraction of a second at the
+systems ``compare`` allows by default. Where the relation is already transitive (unanimity on
+two averages, ``check-reported``) :mod:`metrics.comparison.rank_bounds` counts the intervals
+directly.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from scipy.sparse.csgraph import connected_components
 from metrics.comparison.profiles import profile_of
 from metrics.comparison.reference import improves
 from metrics.comparison.uir import DEFAULT_THRESHOLD
+from metrics.compute_budget import require
 from metrics.errors import UnanimityError
 from metrics.reports.latex import latex_escape, shown_note
 
@@ -59,6 +67,9 @@ __all__ = ["TieRanking", "tie_ranking", "ranking_from_comparison", "RANKING_COLU
 RANKING_COLUMNS: tuple[str, ...] = ("system", "rank_low", "rank_high", "group")
 #: Default UIR threshold of a robust improvement (:data:`metrics.comparison.uir.DEFAULT_THRESHOLD`).
 DEFAULT_RANK_THRESHOLD = DEFAULT_THRESHOLD
+#: Working memory per cell of the S x S relations (boolean relations, the closure's float32
+#: products, the covering relation), checked against the compute budget before they exist.
+MATRIX_BYTES = 24
 
 
 @dataclass(frozen=True, eq=False)
@@ -235,6 +246,7 @@ def tie_ranking(
         systems = pd.unique(pd.concat([pairs["system_a"], pairs["system_b"]], ignore_index=True))
     names = tuple(str(s) for s in systems)
     S = len(names)
+    require("the ranking with tie groups", f"{S:,} systems", S * S * MATRIX_BYTES)
     index = pd.Index(names)
     ia = index.get_indexer(pairs["system_a"].astype(str))
     ib = index.get_indexer(pairs["system_b"].astype(str))

@@ -29,6 +29,7 @@ from metrics.io.organisation import (
     looks_like_organisation,
 )
 from metrics.io.parquet import parquet_columns
+from metrics.io.parquet_parts import is_parquet_folder, read_long_parts
 from metrics.io.replab import looks_like_replab, read_replab
 from metrics.io.scoretable import load_score_campaign
 from metrics.io.semeval import read_semeval
@@ -81,6 +82,8 @@ def detect_format(path: object) -> str:
         When the format is none of :data:`FORMATS`.
     """
     node = as_node(path)
+    if is_parquet_folder(node):  # a partitioned long table (docs/dask.md)
+        return "long"
     if node.is_dir():
         if _is_weps_folder(node):
             return "weps"
@@ -135,7 +138,7 @@ def read_clustering(path: object, fmt: str | None = None, encoding: str | None =
     if fmt == "replab":
         return read_replab(path, **kw)
     if fmt == "long":
-        return read_long(path, **kw)
+        return read_long_parts(path) if is_parquet_folder(path) else read_long(path, **kw)
     if fmt == "semeval":
         return read_semeval(path, **kw)
     if fmt == "weps":
@@ -198,8 +201,9 @@ def _testbed_file(folder: Node, rel: str) -> dict[str, str]:
 
 
 def _is_data_file(p: Node) -> bool:
+    """A campaign file, or a folder of Parquet part files (``gold.parquet/``, docs/dask.md)."""
     return not p.name.startswith(".") and p.name.lower().endswith(
-        _DATA_SUFFIXES + (".xml",)) and p.is_file()
+        _DATA_SUFFIXES + (".xml",)) and (p.is_file() or is_parquet_folder(p))
 
 
 def _find_gold(folder: Node) -> Node:

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 from metrics.errors import CampaignFormatError
 from metrics.io.source import Node, as_node
 
-__all__ = ["parquet_columns", "read_parquet", "text_column", "number_column"]
+__all__ = ["parquet_columns", "read_parquet", "decoded_bytes", "text_column", "number_column"]
 
 _CELL_BYTES = 16
 
@@ -36,6 +36,13 @@ def parquet_columns(path: object) -> list[str]:
     return [str(n) for n in pf.schema_arrow.names]
 
 
+def decoded_bytes(meta: pq.FileMetaData) -> int:
+    """What a Parquet file's table costs once decoded, from its footer: the larger of its
+    uncompressed pages and 16 bytes a cell."""
+    pages = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    return max(pages, meta.num_rows * max(meta.num_columns, 1) * _CELL_BYTES)
+
+
 def read_parquet(path: object) -> pa.Table:
     """The table of a Parquet file (path or node), refused when its decoded size is over budget.
 
@@ -46,10 +53,7 @@ def read_parquet(path: object) -> pa.Table:
     """
     node = as_node(path)
     pf, stored = _open(node)
-    meta = pf.metadata
-    pages = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
-    cells = meta.num_rows * max(meta.num_columns, 1) * _CELL_BYTES
-    node.meter.check(str(node), max(pages, cells), stored)
+    node.meter.check(str(node), decoded_bytes(pf.metadata), stored)
     try:
         return pf.read()
     except (pa.ArrowException, OSError, ValueError) as exc:

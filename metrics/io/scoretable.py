@@ -81,6 +81,18 @@ def _where(lines: np.ndarray | None, row: int) -> tuple[int | None, str]:
 
 
 def _parse_values(path: object, values: pd.Series, lines: np.ndarray | None) -> np.ndarray:
+    """The values as float64 (an explicit ``nan`` kept: no score); a value that is not a number
+    or is infinite is refused with its line (Parquet: its row)."""
+    num = _numbers(path, values, lines)
+    inf = np.isinf(num)
+    if inf.any():
+        row = int(np.flatnonzero(inf)[0])
+        line, where = _where(lines, row)
+        raise CampaignFormatError(path, f"value {values.iat[row]!r} is infinite{where}", line)
+    return num
+
+
+def _numbers(path: object, values: pd.Series, lines: np.ndarray | None) -> np.ndarray:
     if values.dtype.kind in "biuf":
         return values.to_numpy(dtype=np.float64)
     text = values.astype(object).to_numpy()
@@ -136,9 +148,10 @@ def read_score_table(path: object) -> pd.DataFrame:
     Raises
     ------
     CampaignFormatError
-        Naming the file and line: empty file, a header that is not ``system, topic, metric,
-        value`` (a wide table is named as such), wrong number of columns, a value that is not a
-        number, two different values for one (system, topic, metric) (both lines named).
+        Naming the file and line (Parquet: the row): empty file, a header that is not ``system,
+        topic, metric, value`` (a wide table is named as such), wrong number of columns, a value
+        that is not a number or is infinite, two different values for one (system, topic,
+        metric) (both lines named).
     """
     path = as_node(path)
     notes: list[LoadNote] = []

@@ -341,16 +341,17 @@ def _jsonable(obj):
     return obj
 
 
-def bundle_info(path: str | Path, as_json: bool = False) -> int:
+def bundle_info(path: str | Path, as_json: bool = False, shown_as: str | None = None) -> int:
     """Print what a bundle holds (``unanimity info DIR``), after checking it with
-    :func:`open_bundle`. Returns the exit code."""
+    :func:`open_bundle`; ``shown_as`` names it (a zip unpacked into ``path``). Returns the exit
+    code."""
     b = open_bundle(path)
     m = b.manifest
     if as_json:
         print(json.dumps(m, indent=2))
         return 0
-    print(f"comparison bundle  {b.path}  (format version {m['format_version']}, written by "
-          f"unanimity {m.get('package_version', '?')} at {m.get('created', '?')})")
+    print(f"comparison bundle  {shown_as or b.path}  (format version {m['format_version']}, "
+          f"written by unanimity {m.get('package_version', '?')} at {m.get('created', '?')})")
     for inp in b.inputs:
         print(f"input       {inp['path']}  ({inp['kind']}, {inp['files']} file(s), "
               f"sha256 {inp['sha256'][:16]}...)")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import BinaryIO
 
 from metrics import __version__
 from metrics.errors import UnanimityError
@@ -53,15 +54,22 @@ def _read_manifest(node, label: str) -> tuple[bytes, object]:
     return raw, load_json(raw, f"{label}: {MANIFEST}", MAX_MANIFEST_BYTES)
 
 
-def bundle_zip_manifest(data: bytes, label: str) -> dict | None:
-    """The bundle manifest of a zip, or None when the zip holds no comparison bundle.
+def _archive(data: bytes | BinaryIO, label: str) -> ZipArchive:
+    """The zip given as bytes (an upload) or as an open binary file (a path on the command line)."""
+    return ZipArchive(io.BytesIO(data) if isinstance(data, (bytes, bytearray)) else data, label,
+                      Meter())
+
+
+def bundle_zip_manifest(data: bytes | BinaryIO, label: str) -> dict | None:
+    """The bundle manifest of a zip (bytes or an open binary file), or None when the zip holds
+    no comparison bundle.
 
     Raises
     ------
     UnanimityError
         A corrupt zip, or a ``manifest.json`` that is not JSON.
     """
-    archive = ZipArchive(io.BytesIO(data), label, Meter())
+    archive = _archive(data, label)
     try:
         node, _ = _manifest_node(archive)
         if node is None:
@@ -74,12 +82,12 @@ def bundle_zip_manifest(data: bytes, label: str) -> dict | None:
         archive.close()
 
 
-def unpack_bundle_zip(data: bytes, dest: str | Path, label: str) -> Bundle:
+def unpack_bundle_zip(data: bytes | BinaryIO, dest: str | Path, label: str) -> Bundle:
     """Write the files a zipped bundle's manifest lists into ``dest`` and open the bundle.
 
     Parameters
     ----------
-    data : bytes
+    data : bytes or binary file
         The zip.
     dest : path
         An empty folder to write into (created).
@@ -94,7 +102,7 @@ def unpack_bundle_zip(data: bytes, dest: str | Path, label: str) -> Bundle:
         :func:`metrics.reports.bundle.open_bundle` (changed contents, a bad cell).
     """
     out = Path(dest)
-    archive = ZipArchive(io.BytesIO(data), label, Meter())
+    archive = _archive(data, label)
     try:
         node, top = _manifest_node(archive)
         if node is None:

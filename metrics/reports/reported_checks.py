@@ -16,9 +16,10 @@ Given per-system P, R and F as a paper reports them, with the paper's alpha:
   with F_lo > max(P_hi, R_hi) (or F_hi < min(P_lo, R_lo)) fits no alpha at all.
 * **ranking**: the reported ranking by F against (i) the best and worst rank of each system by
   F_alpha(P, R) over alpha in [0, 1] (exact: ranks change only at the pairwise crossing points,
-  evaluated between them) and (ii) unanimity on the reported averages: a above b iff
+  evaluated at and between them) and (ii) unanimity on the reported averages: a above b iff
   P_a >= P_b and R_a >= R_b with one strict, the rank interval of
-  :mod:`metrics.comparison.tie_ranking`.
+  :mod:`metrics.comparison.tie_ranking`; both in O(S^2 log S) time and bounded memory
+  (:mod:`metrics.comparison.rank_bounds`).
   With only system-level averages UIR cannot be computed (it needs per-topic scores); dominance
   on both averages is its system-level counterpart (JAIR 2011: the unanimous improvement relation).
 """
@@ -35,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.comparison.combine import f_alpha
-from metrics.comparison.tie_ranking import tie_ranking
+from metrics.comparison.rank_bounds import alpha_rank_range, dominance_rank_interval
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io.text import parser_error, strict_utf8
 
@@ -224,21 +225,6 @@ def _consistent_alphas(p_lo, p_hi, r_lo, r_hi, f_lo, f_hi):
     return np.where(empty, np.nan, lo), np.where(empty, np.nan, hi)
 
 
-def _alpha_ranks(p: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Best and worst rank of each system by F_alpha(P, R) over alpha in [0, 1]: ranks are
-    constant between pairwise crossings, so they are evaluated at 0, 1 and every midpoint."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inv_p, inv_r = 1 / p, 1 / r
-        s = inv_p - inv_r  # 1/F_alpha = 1/R + alpha (1/P - 1/R)
-        cross = (inv_r[None, :] - inv_r[:, None]) / (s[:, None] - s[None, :])
-    inside = cross[np.isfinite(cross) & (cross > 0) & (cross < 1)]
-    cuts = np.unique(np.concatenate(([0.0, 1.0], inside)))
-    alphas = np.unique(np.concatenate((cuts, (cuts[:-1] + cuts[1:]) / 2)))
-    F = f_alpha(p[:, None], r[:, None], alphas[None, :])  # (S, A)
-    ranks = 1 + (F[None, :, :] > F[:, None, :]).sum(axis=1)
-    return ranks.min(axis=1), ranks.max(axis=1)
-
-
 def check_reported(table: pd.DataFrame, alpha: float = 0.5) -> ReportedCheck:
     """Check reported P, R and F per system (see the module docstring for the rules).
 
@@ -301,22 +287,16 @@ def check_reported(table: pd.DataFrame, alpha: float = 0.5) -> ReportedCheck:
     with np.errstate(divide="ignore", invalid="ignore"):
         implied = (1 / F - 1 / R) / (1 / P - 1 / R)
     implied = np.where(P == R, np.nan, implied)
-    rank_rep = 1 + (F[None, :] > F[:, None]).sum(axis=1)
-    best, worst = _alpha_ranks(P, R)
+    rank_rep = 1 + F.size - np.searchsorted(np.sort(F), F, side="right")  # 1 + #greater
+    best, worst = alpha_rank_range(P, R)
+    low, high = dominance_rank_interval(P, R)
     names = table["system"].astype(str).tolist()
-    dom = ((P[:, None] >= P[None, :]) & (R[:, None] >= R[None, :])
-           & ((P[:, None] > P[None, :]) | (R[:, None] > R[None, :])))
-    ia, ib = np.nonzero(dom)
-    pairs = pd.DataFrame({"system_a": np.asarray(names, dtype=object)[ia],
-                          "system_b": np.asarray(names, dtype=object)[ib], "uir": 1.0})
-    un = tie_ranking(pairs, names, threshold=1.0, require_concordant=False)
     rows = pd.DataFrame({
         "system": names, "precision": P, "recall": R, "f": F, "alpha": alphas,
         "decimals": np.minimum(np.minimum(decs["precision"], decs["recall"]), decs["f"]),
         "f_at_alpha": f_at, "consistent": consistent, "status": status, "side": side,
         "alpha_low": a_lo, "alpha_high": a_hi, "alpha_implied": implied,
         "rank_reported": rank_rep, "rank_best_alpha": best, "rank_worst_alpha": worst,
-        "rank_low_unanimity": un.rank_low, "rank_high_unanimity": un.rank_high,
+        "rank_low_unanimity": low, "rank_high_unanimity": high,
     })
-    return ReportedCheck(rows, percent, bool((best != worst).any()),
-                         int((un.rank_low != un.rank_high).sum()))
+    return ReportedCheck(rows, percent, bool((best != worst).any()), int((low != high).sum()))

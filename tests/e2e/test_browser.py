@@ -242,6 +242,13 @@ def test_upload_and_download(page, server, tmp_path, demo_campaign):
     target.parent.mkdir(parents=True, exist_ok=True)
     dl.value.save_as(str(target))
     assert target.read_text().splitlines()[0] == "system,topic,metric,value"
+    # the pairs CSV is written on the click only (it grows with the square of the systems)
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="All pairs").click()
+    pairs = OUT.parent / "downloads" / dl.value.suggested_filename
+    dl.value.save_as(str(pairs))
+    lines = pairs.read_text().splitlines()
+    assert lines[0].startswith("system_a,system_b,uir,") and len(lines) == 1 + 35 * 34
     _screenshot(page, "export")
 
 

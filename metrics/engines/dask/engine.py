@@ -140,8 +140,8 @@ def _map(part: pd.DataFrame, n_topics: int, systems: np.ndarray) -> dict[str, pd
 def local_cluster(memory_limit: str | int | None = None, n_workers: int | None = None,
                   processes: bool = True, local_directory: str | None = None):
     """A ``distributed.LocalCluster`` sized to the machine: one single-threaded worker per core,
-    ``memory_limit`` (total, e.g. ``"8GB"``) split between them, spilling to
-    ``local_directory`` (default: Dask's) beyond it."""
+    ``memory_limit`` (total, e.g. ``"8GB"``) split between them, spilling to ``local_directory``
+    (default: Dask's) beyond it; its log shows errors only (WARNINGs: noise on a good run)."""
     from dask.utils import parse_bytes  # noqa: PLC0415 - deferred: dask is an optional extra
     from distributed import LocalCluster  # noqa: PLC0415 - deferred: dask is an optional extra
 
@@ -155,7 +155,7 @@ def local_cluster(memory_limit: str | int | None = None, n_workers: int | None =
             raise UnanimityError(f"memory limit {memory_limit!r} is not a size like 8GB") from None
         per_worker = max(total // n, 1)
     return LocalCluster(n_workers=n, threads_per_worker=1, processes=processes,
-                        memory_limit=per_worker, dashboard_address=":0",
+                        memory_limit=per_worker, dashboard_address=":0", silence_logs=logging.ERROR,
                         local_directory=local_directory)
 
 
