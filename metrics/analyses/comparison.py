@@ -48,7 +48,7 @@ from metrics.analyses.threshold import (
 )
 from metrics.alpha import all_pairs_alpha
 from metrics.curves import Curves, check_average, curves_from_arrays
-from metrics.parametric import parametric_matrix
+from metrics.parametric import check_parametric_size, parametric_all_pairs
 from metrics.scores import metric_directions, score_cube, validate_score_table
 from metrics.significance import (
     CORRECTIONS,
@@ -89,7 +89,7 @@ class ComparisonCore:
     ----------
     parameters : dict
         The alpha-free arguments (``precision, recall, metrics, directions, test, correction,
-        average, tol, seed, level, n_resamples, n_systems, n_topics, testbeds``).
+        average, tol, seed, level, n_resamples, parametric, n_systems, n_topics, testbeds``).
     systems : tuple of str
     uir_metrics : tuple of str
     curves : campaign F_alpha curves of the systems (alpha -> F in :meth:`from_core`).
@@ -136,6 +136,7 @@ def comparison_core(
     directions: Mapping[str, int] | None = None,
     level: float = DEFAULT_LEVEL,
     n_resamples: int = 10_000,
+    parametric: bool = True,
 ) -> ComparisonCore:
     """The alpha- and threshold-independent part of :func:`compare` (see :class:`ComparisonCore`).
 
@@ -155,6 +156,8 @@ def comparison_core(
     S = len(cube.systems)
     if S < 2:
         raise ValueError(f"compare needs at least two systems, got {S}")
+    if parametric:
+        check_parametric_size(S)
     names = np.asarray(cube.systems, dtype=object)
     ucube = sub_cube(cube, uir_metrics)
     dirs = metric_directions(ucube.metrics, directions)
@@ -162,7 +165,7 @@ def comparison_core(
 
     # UIR, parametric UIR
     umat = uir_matrix_cube(ucube, tol, directions)
-    param = parametric_matrix(X, tol)
+    param = parametric_all_pairs(X, tol) if parametric else None
 
     # F_alpha curves, beats-for-all-alpha, crossings (all pairs at once)
     pr = sub_cube(cube, [precision, recall]).values
@@ -177,7 +180,9 @@ def comparison_core(
     pairs = umat.to_dataframe()
     ia = pd.Index(names).get_indexer(pairs["system_a"])
     ib = pd.Index(names).get_indexer(pairs["system_b"])
-    pairs["uir_param"] = param[ia, ib]
+    pairs["uir_param"] = param.value[ia, ib] if param is not None else np.nan
+    if param is not None and len(uir_metrics) >= 4:  # lattice rule: its standard error
+        pairs["uir_param_error"] = param.error[ia, ib]
     pairs["beats_all_alpha"] = beats[ia, ib]
     # (a, b) and (b, a) share their (read-only) list of crossing points
     pairs["crossings"] = allp.crossings[pair_id[ia, ib]]
@@ -232,11 +237,14 @@ def comparison_core(
 
     beds = None
     if testbeds:
-        beds = beds_core(cube, precision, recall, uir_metrics, testbeds, average, tol, directions)
+        beds = beds_core(cube, precision, recall, uir_metrics, testbeds, average, tol, directions,
+                         parametric)
 
     col_order = ["system_a", "system_b", "uir", "n_a_better", "n_b_better", "n_tied", "n_biased",
                  "n_topics", "uir_param", "beats_all_alpha", "crossings",
                  "pair_class", "n_improved", "n_worsened"]
+    if "uir_param_error" in pairs:
+        col_order.insert(col_order.index("uir_param") + 1, "uir_param_error")
     for m in uir_metrics:
         col_order += [f"p_{m}", f"p_raw_{m}", f"delta_{m}", f"direction_{m}", f"verdict_{m}"]
     pairs = pairs[col_order]
@@ -249,7 +257,8 @@ def comparison_core(
         "precision": precision, "recall": recall, "metrics": list(uir_metrics),
         "directions": dict(zip(uir_metrics, dirs)),
         "test": test, "correction": correction, "average": average, "tol": tol, "seed": seed,
-        "level": level, "n_resamples": n_resamples, "n_systems": S, "n_topics": len(cube.topics),
+        "level": level, "n_resamples": n_resamples, "parametric": parametric, "n_systems": S,
+        "n_topics": len(cube.topics),
         "testbeds": sorted(set(map(str, testbeds.values()))) if testbeds else None,
     }
     return ComparisonCore(parameters, tuple(cube.systems), tuple(uir_metrics), curves, pairs,
@@ -336,6 +345,7 @@ def compare(
     directions: Mapping[str, int] | None = None,
     level: float = DEFAULT_LEVEL,
     n_resamples: int = 10_000,
+    parametric: bool = True,
 ) -> CampaignComparison:
     """Compare every pair of systems of a campaign (JAIR 2011 §4-§7; ``docs/measures.md``,
     "The comparison report").
@@ -372,6 +382,12 @@ def compare(
         Significance level of the pair classes.
     n_resamples : int, default 10000
         Randomisation test resamples.
+    parametric : bool, default True
+        Compute parametric UIR (``uir_param``; with four or more metrics also its standard
+        error ``uir_param_error``, :func:`metrics.parametric.parametric_uir`). False leaves the
+        column NaN and the cross-test-bed prediction without its parametric predictor; an
+        all-pairs matrix past :data:`metrics.parametric.MAX_MATRIX_BYTES` is refused before
+        any work unless False.
 
     Returns
     -------
@@ -382,6 +398,6 @@ def compare(
     core = comparison_core(table, precision, recall, test=test, correction=correction,
                            average=average, tol=tol, seed=seed, testbeds=testbeds,
                            metrics=metrics, directions=directions, level=level,
-                           n_resamples=n_resamples)
+                           n_resamples=n_resamples, parametric=parametric)
     return comparison_at(core, alpha, threshold)
 

@@ -61,6 +61,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"tolerance of UIR and the paired tests: differences within it are ties "
                         f"(default {DEFAULT_TOL:g})")
     p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test")
+    p.add_argument("--no-parametric", dest="parametric", action="store_false",
+                   help="leave parametric UIR out (uir_param empty), e.g. for more systems than "
+                        "its all-pairs matrix allows (docs/measures.md, Parametric UIR)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--latex", action="store_true", help="also write report.tex (booktabs)")
     p.add_argument("--latex-top", type=_top, default=LATEX_TOP, metavar="N",
@@ -157,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         result = compare(
             table, metrics[0], metrics[1], alpha=args.alpha, threshold=args.threshold,
             test=args.tests, correction=args.correction, average=args.average, tol=args.tol,
-            seed=args.seed, testbeds=beds, metrics=metrics,
+            seed=args.seed, testbeds=beds, metrics=metrics, parametric=args.parametric,
         )
         # the output folder is a versioned bundle (metrics/bundle.py) with ranking.csv
         extra, extra_tex, extra_json = {}, [], {}
