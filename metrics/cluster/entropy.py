@@ -40,6 +40,8 @@ __all__ = ["Entropies", "entropies", "homogeneity_completeness_v_measure", "v_me
 
 
 def _xlogx(x: np.ndarray) -> np.ndarray:
+    if x.size and x.min() > 0:  # cells and non-empty labels: no zero to mask
+        return x * np.log(x)
     out = np.zeros_like(x, dtype=np.float64)
     np.multiply(x, np.log(x, where=x > 0, out=np.zeros_like(x, dtype=np.float64)),
                 out=out, where=x > 0)

@@ -1,0 +1,1 @@
+"""The campaign model: campaigns, validation reports, contingency tables and score tables."""
