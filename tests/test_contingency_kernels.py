@@ -73,8 +73,13 @@ def test_contingency_from_labels_against_counting_pairs(kind):
         # brute force: count the (class code, cluster code) pairs item by item
         cells = Counter(zip(g.tolist(), s.tolist()))
         keys = sorted(cells)
-        assert list(zip(t.cell_class.tolist(), t.cell_cluster.tolist())) == keys
-        assert t.cell_count.tolist() == [float(cells[k]) for k in keys]
+        listed = list(zip(t.cell_class.tolist(), t.cell_cluster.tolist()))
+        if (t.cell_count == 0).any():  # a mostly full table lists every cell, in order
+            assert listed == [(i, j) for i in range(n_g) for j in range(n_s)]
+            assert 2 * len(keys) >= n_g * n_s
+        nonempty = t.cell_count > 0
+        assert [c for c, keep in zip(listed, nonempty) if keep] == keys
+        assert t.cell_count[nonempty].tolist() == [float(cells[k]) for k in keys]
         assert t.cell_class.dtype == t.cell_cluster.dtype == np.int64
         assert t.class_size.tolist() == np.bincount(g, minlength=n_g).astype(float).tolist()
         assert t.cluster_size.tolist() == np.bincount(s, minlength=n_s).astype(float).tolist()
