@@ -8,7 +8,7 @@
 * ``compare_400_systems``: :func:`metrics.analyses.compare` on 400 systems x 60 topics (79,800
   unordered pairs, Wilcoxon x 2 metrics), split as the dashboard uses it: the alpha-free
   :func:`~metrics.analyses.comparison_core` (target <= 2 s) and the alpha / threshold step
-  :meth:`~metrics.analyses.CampaignComparison.from_core` (target <= 0.1 s); ratio = the smaller
+  :func:`~metrics.analyses.comparison_at` (target <= 0.1 s); ratio = the smaller
   of target / measured for the two (>= 1: both targets met).
 * ``compare_3_vs_2_metrics_100x60``: ``compare`` with three metrics (UIR, parametric UIR and
   Wilcoxon over all three) against the same call with two, 100 systems x 60 topics, taking
@@ -16,7 +16,7 @@
 * ``compare_400x60x3``: the same at 400 systems (159,600 ordered pairs); ratio = 90 s target /
   measured, the two-metric call of the same run in the detail.
 * ``parametric_uir_3_metrics_vs_scipy_400x60``: the all-pairs parametric UIR of three metrics
-  (:func:`metrics.parametric.parametric_all_pairs`) against SciPy's
+  (:func:`metrics.comparison.parametric.parametric_all_pairs`) against SciPy's
   ``multivariate_normal.cdf`` at the tolerance the project used before (1e-7, twice per ordered
   pair), timed on 12 pairs and scaled to all; the largest difference on those pairs in the
   detail.
@@ -33,16 +33,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
 from scipy import stats
+from timing import best_of, best_of_each, sized
 
-from metrics.analyses import CampaignComparison, compare, comparison_core
-from metrics.evaluate import evaluate
+from metrics.analyses import compare, comparison_at, comparison_core
+from metrics.comparison.parametric import parametric_all_pairs
+from metrics.comparison.uir import oriented, uir_matrix
 from metrics.io import load
-from metrics.parametric import parametric_all_pairs
-from metrics.scores import score_cube
-from metrics.uir import oriented, uir_matrix
-from timing import best_of, best_of_each, quick, sized
+from metrics.measures.scoring import evaluate
+from metrics.model.score_table import score_cube
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "replab2013_official_rs.csv.gz"
@@ -89,7 +88,8 @@ def _scipy_parametric(D: np.ndarray) -> float:
     mvn = stats.multivariate_normal(mean=np.zeros(k), cov=corr, allow_singular=True,
                                     maxpts=200_000 * k, abseps=1e-7, releps=1e-7)
     h = mu / sd
-    return float(mvn.cdf(h, rng=np.random.default_rng(0)) - mvn.cdf(-h, rng=np.random.default_rng(0)))
+    return float(mvn.cdf(h, rng=np.random.default_rng(0))
+                 - mvn.cdf(-h, rng=np.random.default_rng(0)))
 
 
 def bench_three_metrics() -> list[tuple[str, float, str]]:
@@ -117,15 +117,16 @@ def bench_three_metrics() -> list[tuple[str, float, str]]:
     X = oriented(score_cube(table, THREE), None)
     ours = best_of(lambda: parametric_all_pairs(X), repeat=1)
     mine = parametric_all_pairs(X)
-    pairs = [(a, b) for a, b in zip(range(0, 24, 2), range(1, 24, 2))]
+    pairs = [(a, a + 1) for a in range(0, 24, 2)]
     t0 = time.perf_counter()
     ref = [_scipy_parametric(X[a] - X[b]) for a, b in pairs]
     per_pair = (time.perf_counter() - t0) / len(pairs)
-    diff = max(abs(mine.value[a, b] - r) for (a, b), r in zip(pairs, ref))
+    diff = max(abs(mine.value[a, b] - r) for (a, b), r in zip(pairs, ref, strict=True))
     n_ordered = S * (S - 1)
     out.append((f"parametric_uir_3_metrics_vs_scipy_{S}x{T}", per_pair * n_ordered / ours,
-                f"all {n_ordered:,} ordered pairs {ours:.2f} s vs SciPy's multivariate_normal.cdf "
-                f"{per_pair * 1e3:.0f} ms a pair (12 pairs timed) -> {per_pair * n_ordered:,.0f} s; "
+                f"all {n_ordered:,} ordered pairs {ours:.2f} s vs SciPy's "
+                f"multivariate_normal.cdf {per_pair * 1e3:.0f} ms a pair (12 pairs timed) -> "
+                f"{per_pair * n_ordered:,.0f} s; "
                 f"largest difference on those pairs {diff:.1e}"))
     return out
 
@@ -191,8 +192,9 @@ def run() -> list[tuple[str, float, str]]:
     core_s = best_of(lambda: comparison_core(big, "precision", "recall", test="wilcoxon"), repeat=2)
     core = comparison_core(big, "precision", "recall", test="wilcoxon")
     alphas = iter(np.linspace(0.05, 0.95, 50))
-    step_s = best_of(lambda: CampaignComparison.from_core(core, next(alphas), 0.25), repeat=5)
-    whole_s = best_of(lambda: compare(big, "precision", "recall", alpha=0.3, test="wilcoxon"), repeat=1)
+    step_s = best_of(lambda: comparison_at(core, next(alphas), 0.25), repeat=5)
+    whole_s = best_of(lambda: compare(big, "precision", "recall", alpha=0.3, test="wilcoxon"),
+                      repeat=1)
     out.append((f"compare_{sized(400, 100)}_systems", min(2.0 / core_s, 0.1 / step_s),
                 f"{sized(400, 100)} systems x 60 topics (Wilcoxon x 2 metrics): core "
                 f"{core_s:.3f} s (target <= 2 s), alpha/threshold step {step_s:.3f} s "

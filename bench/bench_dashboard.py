@@ -10,7 +10,8 @@ script has finished and no chart or table is still a placeholder:
 - ``page``: a switch from the Leaderboard to the Compare page and to the UIR analysis page.
 
 Each ratio is target / measured seconds (>= 1 meets the target). Skipped when Debian's chromium
-or Playwright is missing, and in the quick mode. ``UNANIMITY_BENCH_PORT`` sets the port (default: a free one). The
+or Playwright is missing, and in the quick mode. ``UNANIMITY_BENCH_PORT`` sets the port
+(default: a free one). The
 numbers of record are in docs/dashboard-in-use.md, "Timings".
 """
 

@@ -70,12 +70,11 @@ def _sklearn_route(path: Path) -> tuple[float, float]:
 
 def run():
     from distributed import Client, LocalCluster  # noqa: PLC0415
-
-    from metrics.engine_dask import evaluate_dask  # noqa: PLC0415
-    from metrics.engine_dask.layout import load_in_memory  # noqa: PLC0415
-    from metrics.evaluate import evaluate  # noqa: PLC0415
-
     from timing import quick  # noqa: PLC0415
+
+    from metrics.engines.dask import evaluate_dask  # noqa: PLC0415
+    from metrics.engines.dask.layout import load_in_memory  # noqa: PLC0415
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415
 
     if quick():
         return
@@ -111,7 +110,7 @@ def run():
 def _large(argv: list[str]) -> int:
     from distributed import Client  # noqa: PLC0415
 
-    from metrics.engine_dask import evaluate_dask, local_cluster  # noqa: PLC0415
+    from metrics.engines.dask import evaluate_dask, local_cluster  # noqa: PLC0415
 
     ap = argparse.ArgumentParser(description="the large Dask engine case")
     ap.add_argument("--items", type=int, default=100_000_000)

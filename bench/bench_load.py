@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from metrics.io import load
 from timing import best_of, quick
+
+from metrics.io import load
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_data" / "replab2013"

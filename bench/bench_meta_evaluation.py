@@ -1,6 +1,6 @@
 """Meta-evaluation benchmarks (Robustness and Strictness, docs/meta-evaluation.md).
 
-* ``meta_evaluate_100x500``: :func:`metrics.meta_evaluation.meta_evaluate` of 2 measures
+* ``meta_evaluate_100x500``: :func:`metrics.meta.meta_evaluation.meta_evaluate` of 2 measures
   against 4 references, 100 systems x 500 topics, every score present (124,750 topic pairs
   per measure); ratio = 2 s target / measured seconds.
 * ``robustness_scattered_nan_vs_pandas``: Robustness of 40 systems x 300 topics with 2 % of
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-
-from metrics.meta_evaluation import meta_evaluate, robustness
 from timing import best_of, sized
+
+from metrics.meta.meta_evaluation import meta_evaluate, robustness
 
 
 def _table(n_systems: int, n_topics: int, names: list[str], seed: int = 0) -> pd.DataFrame:

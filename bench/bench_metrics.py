@@ -32,8 +32,23 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import bcubed
 import numpy as np
+from sklearn.metrics import homogeneity_completeness_v_measure as sk
 from timing import best_of, best_of_each, sized
+
+from metrics.io import load
+from metrics.measures.clustering.bcubed import bcubed_precision_recall
+from metrics.measures.clustering.entropy import homogeneity_completeness_v_measure as ours
+from metrics.measures.clustering.overlap import (
+    _rows_from_sets,
+    extended_bcubed,
+    extended_bcubed_from_sets,
+    overlap_scores,
+)
+from metrics.measures.registry import available_metrics
+from metrics.measures.scoring import evaluate
+from metrics.model.campaign import Membership
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,10 +62,6 @@ def _noisy_labels(rng, n, k, noise):
 
 def bench_vmeasure(n: int = 10_000_000) -> tuple[str, float, str]:
     n = sized(n, 1_000_000)
-    from sklearn.metrics import homogeneity_completeness_v_measure as sk
-
-    from metrics.cluster.entropy import homogeneity_completeness_v_measure as ours
-
     rng = np.random.default_rng(0)
     true, pred = _noisy_labels(rng, n, 1000, 0.3)
     t_ours = best_of(lambda: ours(true, pred), 3)
@@ -62,16 +73,13 @@ def bench_vmeasure(n: int = 10_000_000) -> tuple[str, float, str]:
 
 
 def bench_vs_bincount(n: int = 10_000_000) -> list[tuple[str, float, str]]:
-    from metrics.cluster.bcubed import bcubed_precision_recall
-    from metrics.cluster.entropy import homogeneity_completeness_v_measure
-
     n, classes = sized(n, 1_000_000), sized(1000, 300)
     rng = np.random.default_rng(0)
     true, pred = _noisy_labels(rng, n, classes, 0.3)
     k = int(pred.max()) + 1
     t = best_of_each({
         "bincount": lambda: np.bincount(true * k + pred),
-        "v": lambda: homogeneity_completeness_v_measure(true, pred),
+        "v": lambda: ours(true, pred),
         "bcubed": lambda: bcubed_precision_recall(true, pred),
     }, repeat=15)
     peer = t["bincount"]
@@ -96,10 +104,6 @@ def _overlapping_sets(rng, n, k, share=0.1):
 
 def bench_bcubed_pkg(n: int = 2000) -> tuple[str, float, str]:
     n = sized(n, 500)
-    import bcubed
-
-    from metrics.cluster.overlap import _rows_from_sets, extended_bcubed_from_sets, overlap_scores
-
     rng = np.random.default_rng(1)
     gold, system = _overlapping_sets(rng, n, 40)
     ldict = dict(enumerate(gold))
@@ -118,9 +122,6 @@ def bench_bcubed_pkg(n: int = 2000) -> tuple[str, float, str]:
 
 
 def bench_replab() -> tuple[str, float, str]:
-    from metrics.evaluate import evaluate
-    from metrics.io import load
-    from metrics.registry import available_metrics
 
     campaign = load(ROOT / "demo_data" / "replab2013")
     names = [m.name for m in available_metrics()]
@@ -133,7 +134,6 @@ def bench_replab() -> tuple[str, float, str]:
 
 def _membership(rng, base, k, share):
     """A one-topic Membership: item e in label base[e], plus a second label for ``share``."""
-    from metrics.campaign import Membership
 
     n = base.size
     extra = np.flatnonzero(rng.random(n) < share)
@@ -154,7 +154,6 @@ def _overlap_case(seed, n, k, share):
 
 
 def bench_overlap_100k(n: int = 100_000) -> tuple[str, float, str]:
-    from metrics.cluster.overlap import extended_bcubed
 
     n = sized(n, 20_000)
     gold, run, topic = _overlap_case(2, n, 1000, 0.1)
@@ -165,7 +164,6 @@ def bench_overlap_100k(n: int = 100_000) -> tuple[str, float, str]:
 
 
 def bench_overlap_100k_heavy(n: int = 100_000) -> tuple[str, float, str]:
-    from metrics.cluster.overlap import extended_bcubed
 
     n = sized(n, 20_000)
     gold, run, topic = _overlap_case(4, n, 50, 0.3)

@@ -20,12 +20,12 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from metrics.evaluate import evaluate
-from metrics.io import load
-from metrics.organisation.scores import campaign_sides
-from metrics.organisation.weights import level_weights
 from timing import best_of, quick, sized
+
+from metrics.io import load
+from metrics.measures.organisation.scores import campaign_sides
+from metrics.measures.organisation.weights import level_weights
+from metrics.measures.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 TREC_DL = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"
@@ -125,7 +125,8 @@ def run() -> list[tuple[str, float, str]]:
     topics = [0, 1]
     t_loop = best_of(lambda: _per_pair_campaign(camp, longest[:1], _loop_pairs, topics), repeat=1)
     r1, s1 = _per_pair_campaign(camp, longest[:1], _loop_pairs, topics)
-    diff1 = max(np.abs(fast_r[topics] - r1[topics]).max(), np.abs(fast_s[topics] - s1[topics]).max())
+    diff1 = max(np.abs(fast_r[topics] - r1[topics]).max(),
+                np.abs(fast_s[topics] - s1[topics]).max())
     scaled_loop = t_loop * all_pairs / len(topics)
     out.append(("organisation_rs_vs_pairs", scaled_loop / t_rs,
                 f"per-pair loop {t_loop:.1f} s on {len(topics)} topics -> {scaled_loop:.0f} s for "

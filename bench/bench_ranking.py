@@ -1,6 +1,6 @@
 """Ranking with tie groups (docs/rankings.md).
 
-* ``tie_ranking_400_systems``: :func:`metrics.tie_ranking.ranking_from_comparison` on the
+* ``tie_ranking_400_systems``: :func:`metrics.comparison.tie_ranking.ranking_from_comparison` on the
   comparison of 400 systems x 60 topics (79,800 unordered pairs, Wilcoxon x 2 metrics): direct
   relation, cycles, closure, tie groups, rank intervals and the Hasse diagram, after the
   comparison; ratio = 1 s target / measured seconds (>= 1 meets the target).
@@ -11,9 +11,10 @@
 from __future__ import annotations
 
 from bench_compare import random_table
-from metrics.analyses import compare
-from metrics.tie_ranking import ranking_from_comparison
 from timing import best_of, sized
+
+from metrics.analyses import compare
+from metrics.comparison.tie_ranking import ranking_from_comparison
 
 
 def run() -> list[tuple[str, float, str]]:

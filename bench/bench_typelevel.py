@@ -22,6 +22,11 @@ from pathlib import Path
 import numpy as np
 from timing import best_of, sized
 
+from metrics.io import load
+from metrics.measures.scoring import evaluate
+from metrics.measures.typelevel.type_entries import topic_entries, type_level_table
+from metrics.model.campaign import Membership
+
 ROOT = Path(__file__).resolve().parents[1]
 
 TYPE_METRICS = [f"{name}{suffix}" for suffix in ("", "(mapping=many_to_one)")
@@ -31,8 +36,6 @@ TOKEN_METRICS = ["accuracy_m1", "accuracy_11", "v_measure", "nvi", "h_c_given_k"
 
 
 def bench_ud_ewt() -> tuple[str, float, str]:
-    from metrics.evaluate import evaluate
-    from metrics.io import load
 
     path = ROOT / "demo_data" / "ud-ewt"
     t_load = best_of(lambda: load(path), repeat=3)
@@ -57,8 +60,6 @@ def _synthetic(n_tokens=1_000_000, n_types=60_000, n_tags=50, n_clusters=200, se
 
 
 def bench_macro11_1m() -> tuple[str, float, str]:
-    from metrics.campaign import Membership
-    from metrics.typelevel.campaign import topic_entries, type_level_table
 
     item_type, tag, cluster = _synthetic(sized(1_000_000, 200_000))
     n = item_type.size

@@ -22,7 +22,8 @@ def sized(full, small):
 
 
 def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
-    """Smallest wall-clock time of ``repeat`` calls of ``fn``, in seconds (least disturbed by load)."""
+    """Smallest wall-clock time of ``repeat`` calls of ``fn``, in seconds (least disturbed by
+    load)."""
     best = float("inf")
     for _ in range(repeat):
         t0 = time.perf_counter()

@@ -64,7 +64,7 @@ from dashboard.ui import guard  # noqa: E402
 
 
 def _token_tagging() -> bool:
-    from dashboard import data  # noqa: PLC0415
+    from dashboard import data  # noqa: PLC0415 - deferred: imported after the spinner is on the page
 
     return bool(data.campaign_info(state.selection().source).get("token_tagging"))
 
@@ -95,7 +95,7 @@ pages = [
             icon=":material/grid_on:"),
     st.Page(str(_VIEWS / "testbeds.py"), title="Test beds", url_path="testbeds",
             icon=":material/lan:"),
-    # the papers' tables (metrics/paper_tables.py) of the current selection
+    # the papers' tables (metrics/analyses/paper_tables.py) of the current selection
     st.Page(str(_VIEWS / "papers.py"), title="Papers' tables", url_path="papers",
             icon=":material/menu_book:"),
 ]

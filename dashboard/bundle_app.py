@@ -5,19 +5,22 @@ bundle's stored tables (:mod:`dashboard.bundles`; docs/rankings.md, "Bundles").
 (``?bundle=KEY``), or the command line gave one and the session has not gone back to the
 campaigns, it draws the bundle's sidebar (which bundle, its fixed settings, back to the
 campaigns), registers the bundle pages and runs the current one. A bundle that
-:func:`metrics.bundle.open_bundle` refuses (edited files, another format version) shows its
+:func:`metrics.reports.bundle.open_bundle` refuses (edited files, another format version) shows its
 message and the Data page, never a traceback.
 """
 
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
 
 import streamlit as st
 
+from dashboard import bundles, uploads
 from dashboard.bundles import BundleSource, bundle_sources, cli_bundle, open_source
 from dashboard.ui import guard
-from metrics.bundle import Bundle
+from metrics.reports.bundle import MANIFEST, Bundle
 
 __all__ = ["show", "current", "title", "open_ui", "just_opened", "zipped", "NEEDS_CAMPAIGN",
            "PARAM", "leave", "go"]
@@ -75,6 +78,17 @@ def title(src: BundleSource) -> str:
 def current() -> tuple[BundleSource, Bundle | None]:
     """The bundle source of this run and the opened bundle (None when it was refused)."""
     return st.session_state[_VIEW]
+
+
+def opened() -> tuple[BundleSource, Bundle]:
+    """:func:`current` for a page that shows the bundle's tables: when the bundle was refused,
+    the page says so and stops (the Data page says why)."""
+    src, b = current()
+    if b is None:
+        st.error(f"{src.label} could not be opened; the Data page says why.")
+        st.stop()
+    assert b is not None  # st.stop() does not return
+    return src, b
 
 
 def _settings(sb, b: Bundle) -> None:
@@ -156,7 +170,6 @@ def just_opened() -> bool:
 def open_ui(expanded: bool = False) -> None:
     """"Open a comparison bundle": a folder path on the server, or a zip upload (through
     :mod:`dashboard.uploads`); on success the dashboard shows the bundle."""
-    from dashboard import bundles, uploads  # noqa: PLC0415
 
     with st.expander("Open a comparison bundle", expanded=expanded,
                      icon=":material/inventory_2:"):
@@ -187,15 +200,14 @@ def open_ui(expanded: bool = False) -> None:
 
 def zipped(src: BundleSource, b: Bundle) -> bytes:
     """The bundle's listed files and its manifest as a zip (in one folder named after it)."""
-    import io  # noqa: PLC0415
-    import zipfile  # noqa: PLC0415
 
-    from metrics.bundle import MANIFEST  # noqa: PLC0415
 
     folder = Path(src.path)
     top = (src.label.split(" (")[0] or "bundle").removesuffix(".zip")
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         for entry in [*b.manifest["files"].values(), {"file": MANIFEST}]:
-            z.write(folder / entry["file"], f"{top}/{entry['file']}")
+            for name in [entry["file"], *([entry["parquet"]["file"]] if entry.get("parquet")
+                                          else [])]:
+                z.write(folder / name, f"{top}/{name}")
     return buf.getvalue()

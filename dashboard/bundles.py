@@ -1,12 +1,13 @@
 """Comparison bundles as dashboard sources: the folder ``unanimity compare --out DIR`` writes,
-reopened by :func:`metrics.bundle.open_bundle` (fingerprints verified) and shown without
+reopened by :func:`metrics.reports.bundle.open_bundle` (fingerprints verified) and shown without
 recomputing anything (docs/rankings.md, "Bundles").
 
 Three ways in: ``unanimity dashboard DIR`` (the command-line bundle), a folder path typed on the
 Data page (listed for every session of this server, like the command-line one: it is a path on
 the server) and a zip uploaded on the Data page (stored through :mod:`dashboard.uploads`, so per
 session, size-limited and deleted with the session; unpacked by
-:func:`metrics.bundle_zip.unpack_bundle_zip`, which takes out only the files the manifest lists).
+:func:`metrics.reports.bundle_zip.unpack_bundle_zip`, which takes out only the files the manifest
+lists).
 The URL names the bundle shown (``?bundle=KEY``).
 """
 
@@ -21,8 +22,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard import uploads
 from dashboard.sources import cli_path, mtime_id
-from metrics.bundle import Bundle, is_bundle, open_bundle
 from metrics.errors import UnanimityError
+from metrics.reports.bundle import Bundle, is_bundle, open_bundle
 
 __all__ = ["BundleSource", "CLI_BUNDLE_KEY", "cli_bundle", "bundle_sources", "register_path",
            "register_zip", "open_source", "is_bundle_zip"]
@@ -85,7 +86,8 @@ def open_source(src: BundleSource) -> Bundle:
     Raises
     ------
     UnanimityError
-        :func:`metrics.bundle.open_bundle`'s refusals (changed files, another format version).
+        :func:`metrics.reports.bundle.open_bundle`'s refusals (changed files, another format
+        version).
     """
     cid = mtime_id(Path(src.path)) if not src.cid.startswith("upload:") else src.cid
     return _open(cid, src.path)
@@ -96,9 +98,12 @@ def register_path(text: str) -> BundleSource:
     p = Path(str(text).strip()).expanduser()
     if not str(text).strip():
         raise UnanimityError("type the path of a bundle folder")
-    if not p.is_dir():
-        raise UnanimityError(f"{p}: no such folder")
-    p = p.resolve()
+    try:
+        if not p.is_dir():
+            raise UnanimityError(f"{p}: no such folder")
+        p = p.resolve()
+    except OSError as exc:  # a name too long for the file system
+        raise UnanimityError(f"{p}: {exc.strerror or exc}") from None
     open_bundle(p)  # refuses a tampered or old bundle before it is listed
     key = "bd-" + hashlib.sha256(str(p).encode("utf-8", "surrogatepass")).hexdigest()[:12]
     src = BundleSource(key, f"{p.name} (bundle)", str(p), mtime_id(p))
@@ -108,7 +113,7 @@ def register_path(text: str) -> BundleSource:
 
 def is_bundle_zip(name: str, data: bytes) -> bool:
     """Whether an uploaded file is a zip holding a comparison bundle's manifest."""
-    from metrics.bundle_zip import bundle_zip_manifest  # noqa: PLC0415
+    from metrics.reports.bundle_zip import bundle_zip_manifest  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     if not data.startswith(b"PK"):
         return False
@@ -120,7 +125,7 @@ def is_bundle_zip(name: str, data: bytes) -> bool:
 
 def register_zip(name: str, data: bytes) -> BundleSource:
     """Store an uploaded bundle zip in this session's upload space and open it."""
-    from metrics.bundle_zip import unpack_bundle_zip  # noqa: PLC0415
+    from metrics.reports.bundle_zip import unpack_bundle_zip  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     up = uploads.session_space().save([(name, data)])
     folder = up.folder / "bundle"

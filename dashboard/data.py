@@ -1,5 +1,8 @@
 """Cached calls into the ``metrics`` package: one cached call per computation.
 
+(Size: about 410 lines, one cached call per computation; the dashboard's restructure into
+views, data and figures splits it.)
+
 Nothing here computes a metric, a test, a verdict or a ranking: every number comes from
 ``metrics``, and every page's pairwise numbers from one cached comparison
 (:func:`comparison`: ``metrics.analyses.comparison_core`` plus the alpha / threshold step) and
@@ -21,7 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -36,7 +38,7 @@ __all__ = [
     "testbed_rankings", "cross_testbed", "leaderboard", "PREDICTOR_LABELS",
 ]
 
-BASELINE_NAMES = "all"  # every baseline metrics.baselines offers
+BASELINE_NAMES = "all"  # every baseline metrics.analyses.baselines offers
 
 
 # ------------------------------------------------------------------------------------------------
@@ -46,8 +48,8 @@ BASELINE_NAMES = "all"  # every baseline metrics.baselines offers
 
 @st.cache_resource(show_spinner="Loading the campaign\u2026", max_entries=8)
 def _load(cid: str, path: str, runs: tuple[str, ...], beds: str | None = None):
-    from metrics.io import load, load_files  # noqa: PLC0415
-    from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
+    from metrics.io import load, load_files  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
+    from metrics.io.testbeds import testbeds_option  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     pre = warm.take(campaign_key(Source("", "", path, cid, runs, beds)))
     if pre is not None:
@@ -59,7 +61,7 @@ def _load(cid: str, path: str, runs: tuple[str, ...], beds: str | None = None):
 
 @st.cache_resource(show_spinner="Adding baselines\u2026", max_entries=8)
 def _with_baselines(cid: str, path: str, runs: tuple[str, ...], beds: str | None = None):
-    from metrics.baselines import add_baselines  # noqa: PLC0415
+    from metrics.analyses.baselines import add_baselines  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return add_baselines(_load(cid, path, runs, beds), BASELINE_NAMES, seed=0)
 
@@ -98,10 +100,11 @@ def campaign_info(src: Source) -> dict:
 
 
 def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
-    """Metric pairs the campaign can use: ``metrics.registry.default_metric_pairs`` (the pairs
+    """Metric pairs the campaign can use: ``metrics.measures.registry.default_metric_pairs`` (the
+    pairs
     that fit its task), or for a score-table campaign the standard pairs whose metrics are both
     in the table, else its first two metrics."""
-    from metrics.registry import METRIC_PAIRS, default_metric_pairs  # noqa: PLC0415
+    from metrics.measures.registry import METRIC_PAIRS, default_metric_pairs  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     info = campaign_info(src)
     if info["has_clusterings"]:
@@ -118,7 +121,7 @@ def metric_names(src: Source) -> list[str]:
     """Metrics a custom pair can use: every registered one that fits the campaign (type-level
     ones on token tagging campaigns, the organisation parts and the default pairs' IR measures
     on organisations), or those of the score table."""
-    from metrics.registry import available_metrics  # noqa: PLC0415
+    from metrics.measures.registry import available_metrics  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     info = campaign_info(src)
     if not info["has_clusterings"]:
@@ -138,7 +141,7 @@ def metric_names(src: Source) -> list[str]:
 @st.cache_data(show_spinner="Scoring every system on every topic\u2026", max_entries=32)
 def _evaluate(cid: str, path: str, runs: tuple[str, ...], baselines: bool,
               metric_names: tuple[str, ...], beds: str | None = None) -> pd.DataFrame:
-    from metrics.evaluate import evaluate  # noqa: PLC0415
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     src = Source("", "", path, cid, runs, beds)
     pre = warm.take(scores_key(src, baselines, metric_names))
@@ -206,7 +209,7 @@ def table(sel: Selection, beds: tuple[str, ...] | None = None, all_beds: bool = 
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _ranking(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, average: str):
-    from metrics.analyses import ranking as _rank  # noqa: PLC0415
+    from metrics.analyses import ranking as _rank  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return _rank(_t, p, r, alpha=alpha, average=average)
 
@@ -218,7 +221,7 @@ def ranking(t: Table, alpha: float, average: str) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _curves(tkey: str, _t: pd.DataFrame, p: str, r: str, average: str) -> pd.DataFrame:
-    from metrics.combine import f_curves  # noqa: PLC0415
+    from metrics.comparison.combine import f_curves  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return f_curves(_t, p, r, average=average)
 
@@ -230,13 +233,13 @@ def curves(t: Table, average: str) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=512)
 def _pair_topics(tkey: str, _t: pd.DataFrame, a: str, b: str, p: str, r: str) -> pd.DataFrame:
-    from metrics.analyses import pair_topics as _pt  # noqa: PLC0415
+    from metrics.analyses import pair_topics as _pt  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return _pt(_t, a, b, [p, r])
 
 
 def pair_topics(t: Table, a: str, b: str) -> pd.DataFrame:
-    """``metrics.analyses.pair_topics``: per-topic values of both systems, deltas, winner."""
+    """``metrics.analyses.per_topic``: per-topic values of both systems, deltas, winner."""
     return _pair_topics(t.key, t.frame, a, b, t.precision, t.recall)
 
 
@@ -258,56 +261,60 @@ def pair_topic_frame(t: Table, a: str, b: str) -> pd.DataFrame:
 
 @st.cache_resource(show_spinner="Comparing every pair of systems\u2026", max_entries=8)
 def _comparison_core(tkey: str, _t: pd.DataFrame, p: str, r: str, test: str, correction: str,
-                     average: str, _testbeds: dict | None):
+                     average: str, _testbeds: dict | None, profile: str):
     """The alpha- and threshold-free part of ``compare`` (UIR, tests, crossings...): the slow
     part, computed once per table and test settings. A shared resource (not copied on a hit):
     it is only read, by :func:`_comparison`."""
-    from metrics.analyses import comparison_core  # noqa: PLC0415
+    from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    pre = warm.take(comparison_key(tkey, test, correction, average))
+    pre = warm.take(comparison_key(tkey, test, correction, average, profile))
     if pre is not None:
         return pre
     return comparison_core(_t, p, r, test=test, correction=correction, average=average,
-                           testbeds=_testbeds)
+                           testbeds=_testbeds, profile=profile)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _comparison(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
-                test: str, correction: str, average: str, _testbeds: dict | None):
-    from metrics.analyses import comparison_at  # noqa: PLC0415
+                test: str, correction: str, average: str, _testbeds: dict | None, profile: str):
+    from metrics.analyses import comparison_at  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    core = _comparison_core(tkey, _t, p, r, test, correction, average, _testbeds)
+    core = _comparison_core(tkey, _t, p, r, test, correction, average, _testbeds, profile)
     return comparison_at(core, alpha, threshold)
 
 
 def comparison(sel: Selection, t: Table):
     """``metrics.analyses.compare`` of the selection on table ``t`` (the campaign report every
-    page reads), with the selection's test and correction.
+    page reads), with the selection's test, correction and profile (the profile's rule decides
+    the improved and reference systems, the pairs' verdicts and the tie ranking).
 
     Two cache levels: the alpha-free core (:func:`_comparison_core`) and the cheap alpha /
     threshold step on top of it, so moving the alpha or threshold slider does not redo the
     pairwise work."""
     beds = _testbeds_of(sel, t)
     return _comparison(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
-                       round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
+                       round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds,
+                       sel.profile)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _tie_ranking(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
-                 test: str, correction: str, average: str, _testbeds: dict | None):
-    from metrics.tie_ranking import ranking_from_comparison  # noqa: PLC0415
+                 test: str, correction: str, average: str, _testbeds: dict | None, profile: str):
+    from metrics.comparison.tie_ranking import ranking_from_comparison  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return ranking_from_comparison(_comparison(tkey, _t, p, r, alpha, threshold, test,
-                                               correction, average, _testbeds))
+                                               correction, average, _testbeds, profile))
 
 
 def tie_ranking(sel: Selection, t: Table):
-    """``metrics.tie_ranking.ranking_from_comparison`` of :func:`comparison` (cached with it,
+    """``metrics.comparison.tie_ranking.ranking_from_comparison`` of :func:`comparison` (cached with
+    it,
     under the same key): the partial order of robust improvements, tie groups, rank intervals
     and the Hasse edges."""
     beds = _testbeds_of(sel, t)
     return _tie_ranking(t.key, t.frame, t.precision, t.recall, round(sel.alpha, 4),
-                        round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds)
+                        round(sel.threshold, 4), sel.test, sel.correction, sel.average, beds,
+                        sel.profile)
 
 
 def _testbeds_of(sel: Selection, t: Table) -> dict | None:
@@ -319,13 +326,13 @@ def _testbeds_of(sel: Selection, t: Table) -> dict | None:
 
 
 def pair_report(sel: Selection, t: Table):
-    """The report's row of the selected pair (A, B): ``metrics.analyses.PairReport``."""
+    """The report's row of the selected pair (A, B): ``metrics.reports.pair_report.PairReport``."""
     return comparison(sel, t).pair(sel.a, sel.b)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _rank_moves(tkey: str, _t: pd.DataFrame, p: str, r: str, a1: float, a2: float, average: str):
-    from metrics.analyses import rank_moves as _rm  # noqa: PLC0415
+    from metrics.analyses import rank_moves as _rm  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return _rm(_t, p, r, a1, a2, average=average)
 
@@ -346,7 +353,7 @@ def cross_testbed(sel: Selection) -> pd.DataFrame | None:
 @st.cache_data(show_spinner=False, max_entries=64)
 def _testbed_rankings(tkey: str, _t: pd.DataFrame, p: str, r: str, _beds: dict, alpha: float,
                       average: str):
-    from metrics.analyses import testbed_rankings as _tr  # noqa: PLC0415
+    from metrics.analyses import testbed_rankings as _tr  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return _tr(_t, p, r, _beds, alpha=alpha, average=average)
 
@@ -363,7 +370,7 @@ def testbed_rankings(sel: Selection):
 @st.cache_data(show_spinner=False, max_entries=256)
 def _contingency(cid: str, path: str, runs: tuple[str, ...], baselines: bool, system: str,
                  topic: str, beds: str | None = None) -> pd.DataFrame:
-    from metrics.evaluate import contingency_table  # noqa: PLC0415
+    from metrics.measures.scoring import contingency_table  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     src = Source("", "", path, cid, runs, beds)
     return contingency_table(campaign(src, baselines), system, topic, missing="penalize")
@@ -393,17 +400,8 @@ def default_pair(sel: Selection) -> tuple[list[str], str, str]:
 
 
 def leaderboard(sel: Selection, t: Table) -> pd.DataFrame:
-    """The report's systems table (ranking at alpha with reference systems and improved-system
-    counts), sorted by rank, with ``f`` the campaign F_alpha. Under a profile with strict
-    improved systems (jair2011) the improved systems are ``metrics.paper_tables.improved_systems``
-    with ``UIR > threshold``."""
-    result = comparison(sel, t)
-    systems = result.systems.rename(columns={"f_alpha": "f"})
-    if sel.strict_improved:
-        from metrics.paper_tables import improved_systems  # noqa: PLC0415
-
-        imp = improved_systems(result.pairs, systems["system"].tolist(), sel.threshold,
-                               strict=True)
-        systems = systems.assign(improved_systems=imp["improved_systems"].to_numpy(),
-                                 n_improved=imp["n_improved"].to_numpy())
+    """The report's systems table (ranking at alpha with reference systems and improved
+    systems under the selection's profile, computed by the comparison), sorted by rank, with
+    ``f`` the campaign F_alpha."""
+    systems = comparison(sel, t).systems.rename(columns={"f_alpha": "f"})
     return systems.sort_values("rank", kind="stable").reset_index(drop=True)

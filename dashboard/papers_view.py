@@ -1,4 +1,5 @@
-"""The papers' tables on a page: what :func:`metrics.paper_tables.paper_tables` computed (for a
+"""The papers' tables on a page: what :func:`metrics.analyses.paper_tables.paper_tables` computed
+(for a
 campaign, cached in :mod:`dashboard.data_papers`) or a bundle stored, rendered as they are.
 Shared by the campaign page (``views/papers.py``) and the bundle page
 (``views/bundle_papers.py``)."""
@@ -12,7 +13,8 @@ import streamlit as st
 
 __all__ = ["render", "render_baselines", "SET_LABELS"]
 
-#: Row labels of JAIR Tables 5-6 (the ``set`` column of :func:`metrics.paper_tables.jair_table5`).
+#: Row labels of JAIR Tables 5-6 (the ``set`` column of
+# :func:`metrics.analyses.paper_tables.jair_table5`).
 SET_LABELS = {"all_alpha": "F increases for every \u03b1", "other": "not for every \u03b1",
               "concordant": "concordant (significant, every metric)",
               "opposite": "opposite (significant, metrics disagree)",
@@ -62,7 +64,7 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
     alphas = [c.removeprefix("p_") for c in weps.columns if c.startswith("p_")]
     cols = st.columns(2 + len(alphas))
     cols[0].metric("Pairs", f"{counts.get('n_pairs', len(weps)):,}")
-    for col, a in zip(cols[1:], alphas):
+    for col, a in zip(cols[1:], alphas, strict=False):
         col.metric(f"Significant at \u03b1 = {a}", f"{counts.get(f'significant_{a}', 0):,}")
     cols[-1].metric("Reverse between the two", f"{counts.get('reversed', 0):,}",
                     help="Significant at both \u03b1 with opposite signs")

@@ -1,7 +1,7 @@
 """What the Data page says about a load: the messages of its validation report and the report's
 table as HTML (names cut in the middle, the full name on hover, numbers with thousands
-separators). Pure functions of ``metrics.report`` results: nothing is counted here that
-:meth:`metrics.report.ValidationReport.coverage` does not count.
+separators). Pure functions of ``metrics.model.validation`` results: nothing is counted here that
+:meth:`metrics.model.validation.ValidationReport.coverage` does not count.
 
 The level of each message follows the report (docs/dashboard-in-use.md, "Data page"): missing and
 extra items are usual in real runs and handled by the stated policy, so they are *info*; the
@@ -15,7 +15,7 @@ import html
 import pandas as pd
 
 from dashboard.figures.style import short
-from metrics.report import Coverage
+from metrics.model.validation import Coverage
 
 __all__ = ["messages", "report_html", "quiet_columns", "ICONS", "FLAG_COLUMNS", "QUIET_COLUMNS"]
 
@@ -99,7 +99,7 @@ def report_html(rep: pd.DataFrame, name_width: int = 34, height_px: int = 520) -
     flags = [c.replace("_", " ") for c in FLAG_COLUMNS if c in rep.columns]
     numbers = [c for c in shown.columns if c != "system"]
     titles = pd.DataFrame("", index=shown.index, columns=shown.columns)
-    titles["system"] = [n if s != n else "" for n, s in zip(names, shown["system"])]
+    titles["system"] = [n if s != n else "" for n, s in zip(names, shown["system"], strict=True)]
     sty = (shown.style.hide(axis="index")
            .format("{:,}", subset=numbers)
            .format(html.escape, subset=["system"])

@@ -1,5 +1,5 @@
 """Cached reference material of the Metrics page: the measure reference (``docs/measures.md``),
-the formal-constraint table (``metrics.constraints``) and the registry's metric definitions.
+the formal-constraint table (``metrics.meta.constraints``) and the registry's metric definitions.
 Nothing is computed here: each function is one cached call into ``metrics`` or a file read."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ __all__ = ["constraints", "measure_reference", "metric_infos", "MEASURES_DOC"]
 
 @st.cache_data(show_spinner="Checking the formal constraints\u2026")
 def constraints() -> pd.DataFrame:
-    from metrics.constraints import check_constraints  # noqa: PLC0415
+    from metrics.meta.constraints import check_constraints  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return check_constraints()
 
@@ -39,7 +39,7 @@ def measure_reference() -> list[tuple[str, str]]:
 
 @st.cache_data(show_spinner=False)
 def metric_infos() -> pd.DataFrame:
-    from metrics.registry import available_metrics  # noqa: PLC0415
+    from metrics.measures.registry import available_metrics  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     rows = [{"metric": m.name, "family": m.family,
              "direction": "higher is better" if m.direction > 0 else "lower is better",

@@ -13,13 +13,16 @@ from collections.abc import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
+from metrics.comparison.reference import robust_pairs
+
 __all__ = ["build_report", "tie_groups_frame", "tie_groups_note", "robust_pairs_frame"]
 
 _CSS = """
 body{font-family:Inter,'Source Sans Pro',Arial,sans-serif;margin:0;color:#222;background:#fafafa}
 main{max-width:1180px;margin:0 auto;padding:24px 32px 48px;background:#fff}
-h1{font-size:26px;margin:8px 0 4px} h2{font-size:19px;margin:32px 0 6px;border-bottom:1px solid #ddd;
-padding-bottom:4px} .sub{color:#555;margin:0 0 12px} .note{color:#666;font-size:13px;margin:4px 0 10px}
+h1{font-size:26px;margin:8px 0 4px}
+h2{font-size:19px;margin:32px 0 6px;border-bottom:1px solid #ddd;padding-bottom:4px}
+.sub{color:#555;margin:0 0 12px} .note{color:#666;font-size:13px;margin:4px 0 10px}
 table{border-collapse:collapse;font-size:13px;margin:8px 0 16px;width:100%}
 th,td{border-bottom:1px solid #e6e6e6;padding:4px 8px;text-align:right}
 th{background:#f3f3f3;text-align:right} td:first-child,th:first-child{text-align:left}
@@ -27,7 +30,8 @@ td:nth-child(2),th:nth-child(2){text-align:left}
 .verdict{font-size:18px;font-weight:600;margin:10px 0 14px;padding:8px 12px;background:#f3f7fb;
 border-left:4px solid #0072B2}
 .params{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:4px 16px;
-font-size:14px;margin:10px 0} .params b{color:#333} footer{color:#888;font-size:12px;margin-top:30px}
+font-size:14px;margin:10px 0} .params b{color:#333}
+footer{color:#888;font-size:12px;margin-top:30px}
 """
 
 
@@ -56,7 +60,8 @@ def _table_html(df: pd.DataFrame, max_rows: int = 60, floatfmt: str = "{:.3f}") 
 
 
 def tie_groups_frame(groups: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
-    """The ranking with tie groups (:meth:`metrics.tie_ranking.TieRanking.to_dataframe`) with
+    """The ranking with tie groups (:meth:`metrics.comparison.tie_ranking.TieRanking.to_dataframe`)
+    with
     readable headers: group, system, rank interval ("3" or "1\u20135"), F, systems above / below;
     its first ``top`` rows."""
     g = groups if top is None else groups.head(top)
@@ -65,7 +70,7 @@ def tie_groups_frame(groups: pd.DataFrame, top: int | None = None) -> pd.DataFra
         "Group": g["group"].to_numpy(),
         "System": g["system"].to_numpy(),
         "Ranks": [f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                  for lo, hi in zip(g["rank_low"], g["rank_high"])],
+                  for lo, hi in zip(g["rank_low"], g["rank_high"], strict=True)],
         "F\u03b1": g["score"].to_numpy(),
         "Systems above": g["n_above"].to_numpy(),
         "Systems below": g["n_below"].to_numpy(),
@@ -87,12 +92,12 @@ def tie_groups_note(ranking, top: int | None = None) -> str:
             f"(docs/rankings.md).{cyc}{cut}")
 
 
-def robust_pairs_frame(pairs: pd.DataFrame, threshold: float, top: int | None = None
-                       ) -> pd.DataFrame:
-    """The report's pairs with UIR >= ``threshold``, by UIR: a, b, UIR, parametric UIR, Delta F,
-    pair class; the first ``top``."""
-    rob = pairs[pairs["uir"] >= threshold].sort_values(["uir", "delta_f"], ascending=False,
-                                                       kind="stable")
+def robust_pairs_frame(pairs: pd.DataFrame, threshold: float, top: int | None = None,
+                       strict: bool = False) -> pd.DataFrame:
+    """The report's robust pairs (:func:`metrics.comparison.reference.robust_pairs`, the
+    profile's rule: ``strict`` for jair2011), by UIR: a, b, UIR, parametric UIR, Delta F, pair
+    class; the first ``top``."""
+    rob = robust_pairs(pairs, threshold, strict)
     rob = rob if top is None else rob.head(top)
     return pd.DataFrame({"a": rob["system_a"].to_numpy(), "b": rob["system_b"].to_numpy(),
                          "UIR(a, b)": rob["uir"].to_numpy(),

@@ -1,4 +1,5 @@
-"""``python -m dashboard.serve run dashboard/app.py [streamlit options] [-- PATH [--testbeds RULE]]``.
+"""``python -m dashboard.serve run dashboard/app.py [streamlit options] [-- PATH [--testbeds
+RULE]]``.
 
 Exactly ``streamlit run`` (same arguments, same process), after starting the warm-up of
 :mod:`dashboard.warm` so that the first session opens fast.
@@ -23,7 +24,7 @@ def main(argv: list[str] | None = None) -> None:
             rest.remove("--testbeds")
         path = rest[0] if rest else None
     warm.start(path, testbeds)
-    from streamlit.web import cli  # noqa: PLC0415
+    from streamlit.web import cli  # noqa: PLC0415 - deferred: streamlit's CLI only when serving
 
     sys.argv = ["streamlit", *argv]
     cli.main()

@@ -9,14 +9,15 @@ import streamlit as st
 from dashboard import data, uploads
 from dashboard.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
-from metrics.baselines import BASELINES
-from metrics.profiles import PROFILES
-from metrics.registry import PAIR_DEFAULT_ALPHA
-from metrics.significance import CORRECTIONS, TESTS
-from metrics.uir import DEFAULT_THRESHOLD
+from metrics.analyses.baselines import BASELINES
+from metrics.comparison.profiles import PROFILES
+from metrics.comparison.significance import CORRECTIONS, TESTS
+from metrics.comparison.uir import DEFAULT_THRESHOLD
+from metrics.measures.registry import PAIR_DEFAULT_ALPHA
 
 __all__ = ["sidebar_ui", "campaign_ui", "metric_pair_ui", "weights_ui", "testbeds_ui",
-           "averaging_ui", "tests_ui", "baselines_ui", "pair_ui", "export_ui", "profile_ui", "CUSTOM_PAIR"]
+           "averaging_ui", "tests_ui", "baselines_ui", "pair_ui", "export_ui", "profile_ui",
+           "CUSTOM_PAIR"]
 
 CUSTOM_PAIR = "Custom pair\u2026"
 
@@ -103,7 +104,8 @@ def weights_ui(sb) -> tuple[float, float]:
     alpha = sb.slider("\u03b1, weight of the precision-like metric", 0.0, 1.0,
                       None if "alpha" in st.session_state else DEFAULT_ALPHA,
                       0.01, key="alpha", bind="query-params",
-                      help="F\u03b1 = 1 / (\u03b1/P + (1\u2212\u03b1)/R); 0.5 is the harmonic mean.")
+                      help="F\u03b1 = 1 / (\u03b1/P + (1\u2212\u03b1)/R); "
+                           "0.5 is the harmonic mean.")
     threshold = sb.slider("UIR threshold", 0.0, 1.0, DEFAULT_THRESHOLD, 0.01, key="threshold",
                           bind="query-params",
                           help="UIR(a, b) \u2265 threshold counts as a robust improvement "
@@ -134,7 +136,8 @@ def averaging_ui(sb) -> str:
 
 
 def profile_ui(sb) -> str:
-    """The analysis profile (``metrics.profiles``): its paired test and correction become the
+    """The analysis profile (``metrics.comparison.profiles``): its paired test and correction become
+    the
     test controls' values when it is chosen (they can still be changed), and it says whether
     improved systems need ``UIR > threshold`` (jair2011) or ``UIR >= threshold``."""
     names = list(PROFILES)

@@ -18,8 +18,11 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import metrics
 from dashboard import uploads
+from metrics.comparison.profiles import DEFAULT_PROFILE
+from metrics.reports.bundle import is_bundle
 
-__all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "sources", "cli_path", "mtime_id",
+__all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "sources", "cli_path",
+           "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
            "comparison_key", "demo_source", "cli_testbeds", "path_source"]
 
@@ -141,7 +144,6 @@ def sources() -> dict[str, Source]:
 
 
 def _is_bundle(path: Path) -> bool:
-    from metrics.bundle import is_bundle  # noqa: PLC0415
 
     return path.is_dir() and is_bundle(path)
 
@@ -177,9 +179,10 @@ def table_key(src: Source, baselines: bool, precision: str, recall: str,
     return base + "|beds=" + (",".join(beds) if beds else "*")
 
 
-def comparison_key(tkey: str, test: str, correction: str, average: str) -> tuple:
+def comparison_key(tkey: str, test: str, correction: str, average: str,
+                   profile: str = DEFAULT_PROFILE) -> tuple:
     """Key of the alpha-free comparison core of a table."""
-    return ("comparison", tkey, test, correction, average)
+    return ("comparison", tkey, test, correction, average, profile)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -18,13 +18,18 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from dashboard.sources import Source
+from metrics.comparison.profiles import (
+    DEFAULT_CORRECTION,
+    DEFAULT_PROFILE,
+    DEFAULT_TEST,
+    get_profile,
+)
 
 __all__ = ["Selection", "selection", "request", "apply_requests", "publish", "DEFAULT_ALPHA",
-           "DEFAULT_TEST", "DEFAULT_CORRECTION"]
+           "DEFAULT_TEST", "DEFAULT_CORRECTION"]  # the last two: metrics.comparison.profiles'
+
 
 DEFAULT_ALPHA = 0.5
-DEFAULT_TEST = "wilcoxon"
-DEFAULT_CORRECTION = "holm"
 _PENDING = "_pending_state"
 _SELECTION = "_selection"
 
@@ -49,12 +54,11 @@ class Selection:
     image_format: str = "png"
     test: str = DEFAULT_TEST
     correction: str = DEFAULT_CORRECTION
-    profile: str = "default"
+    profile: str = DEFAULT_PROFILE
 
     @property
     def strict_improved(self) -> bool:
         """Improved systems need ``UIR > threshold`` (the profile's convention, e.g. jair2011)."""
-        from metrics.profiles import get_profile  # noqa: PLC0415
 
         return get_profile(self.profile).strict_improved
 

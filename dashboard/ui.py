@@ -11,6 +11,7 @@ import streamlit as st
 from dashboard import figures
 from dashboard.state import Selection
 from dashboard.uploads import user_text
+from metrics.errors import UnanimityError
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system"]
 
@@ -45,7 +46,6 @@ def guard(what: str):
     ``UnanimityError`` / ``ValueError`` are shown as they are; a missing ``metrics`` module says
     which one; anything else is logged and summarised.
     """
-    from metrics.errors import UnanimityError  # noqa: PLC0415
 
     try:
         yield

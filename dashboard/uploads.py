@@ -21,6 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -61,7 +62,7 @@ class UploadLimits:
     def from_env(cls) -> UploadLimits:
         """Defaults, overridden by ``UNANIMITY_MAX_UPLOAD_MB``, ``UNANIMITY_MAX_SESSION_UPLOADS_MB``
         and ``UNANIMITY_UPLOAD_MAX_AGE_HOURS``."""
-        changes = {}
+        changes: dict[str, Any] = {}
         for var, name in _ENV.items():
             value = env_positive(var)
             if value is not None:
@@ -139,7 +140,7 @@ class UploadSpace:
                                  f"{lim.upload_bytes / MIB:.0f} MiB")
         names = [safe_name(n, i) for i, (n, _) in enumerate(files)]
         seen: dict[str, str] = {}
-        for (given, _), name in zip(files, names):
+        for (given, _), name in zip(files, names, strict=True):
             if name in seen:
                 raise UnanimityError(f"two uploaded files are named {name!r} ({seen[name]!r} and "
                                      f"{given!r}): rename one")
@@ -159,7 +160,7 @@ class UploadSpace:
                                      f"uploads; at most {lim.session_bytes / MIB:.0f} MiB")
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(prefix=".partial-", dir=self.folder))
-            for name, (_, content) in zip(names, files):
+            for name, (_, content) in zip(names, files, strict=True):
                 (tmp / name).write_bytes(content)
             try:
                 tmp.rename(target)

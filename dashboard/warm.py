@@ -4,7 +4,8 @@
 :func:`start` before handing over to ``streamlit run``. A background thread imports the heavy
 modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on,
 scores it on the default metric pair and computes the alpha-free comparison core every page reads.
-The keys come from :mod:`dashboard.sources`, the one owner of the dashboard's cache keys. The first session then finds them here instead of
+The keys come from :mod:`dashboard.sources`, the one owner of the dashboard's cache keys. The first
+session then finds them here instead of
 computing them (``dashboard.data`` asks :func:`take` before computing), so the first chart
 appears within a few seconds of opening the page. Nothing is computed here that the dashboard
 would not compute itself, with the same ``metrics`` calls.
@@ -54,39 +55,46 @@ def take(key: tuple):
 def preimport() -> None:
     """Import the heavy modules (call in the main thread, before any other thread imports:
     concurrent first imports of the same module can see it half-initialised)."""
-    import plotly.graph_objects  # noqa: F401, PLC0415
-    import scipy.optimize  # noqa: F401, PLC0415
-    import scipy.stats  # noqa: F401, PLC0415
-    import streamlit  # noqa: F401, PLC0415
-    from streamlit.web import cli  # noqa: F401, PLC0415
+    import plotly.graph_objects  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import scipy.optimize  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import scipy.stats  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import streamlit  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    from streamlit.web import cli  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
 
-    import metrics.analyses  # noqa: F401, PLC0415
-    import metrics.baselines  # noqa: F401, PLC0415
-    import metrics.evaluate  # noqa: F401, PLC0415
-    import metrics.io  # noqa: F401, PLC0415
-    import metrics.io.load  # noqa: F401, PLC0415
-    import metrics.io.scoretable  # noqa: F401, PLC0415
-    import metrics.io.semeval  # noqa: F401, PLC0415
-    import metrics.significance  # noqa: F401, PLC0415
-    from dashboard import figures  # noqa: F401, PLC0415
+    import metrics.analyses.baselines  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+
+    # the modules of the comparison every page reads (metrics.analyses exports lazily)
+    import metrics.analyses.campaign_comparison  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.cross_testbed  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.per_topic  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.rankings  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.threshold  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.comparison.significance  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.comparison.tie_ranking  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io.load  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io.scoretable  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io.semeval  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.measures.scoring  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.reports.comparison_report  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    from dashboard import figures  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
 
 
 def _warm(path: str | None, testbeds: str | None = None) -> None:
     try:
-        from dashboard.sources import (  # noqa: PLC0415
+        from dashboard.sources import (  # noqa: PLC0415 - deferred: imported by the warm-up thread
             campaign_key,
             comparison_key,
             demo_source,
             scores_key,
             table_key,
         )
-        from dashboard.state import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415
-        from metrics.analyses import comparison_core  # noqa: PLC0415
-        from metrics.evaluate import evaluate  # noqa: PLC0415
-        from metrics.io import load  # noqa: PLC0415
-        from metrics.registry import METRIC_PAIRS  # noqa: PLC0415
-
-        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
+        from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.io import load  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
         src = demo_source(Path(path) if path else None, testbeds)
         campaign = submit(campaign_key(src), lambda: load(

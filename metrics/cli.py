@@ -1,7 +1,9 @@
 """The ``unanimity`` command line: one sub-command per module in :mod:`metrics.commands`.
 
 Every sub-command module exposes ``add_parser(subparsers)`` and ``run(args) -> int``. Errors
-caused by the input print one line on standard error and exit with code 2.
+caused by the input print one line on standard error and exit with code 2. Everything printed
+goes through :class:`metrics.reports.terminal_text.EscapingStream`: control characters in names
+are shown escaped, never sent to the terminal raw (docs/output-safety.md).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from metrics.errors import UnanimityError
+from metrics.reports.terminal_text import EscapingStream
 
 __all__ = ["main", "COMMANDS"]
 
@@ -35,15 +38,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = EscapingStream(out), EscapingStream(err)
     try:
-        return int(args.run(args) or 0)
-    except UnanimityError as exc:
-        print(f"unanimity {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # pragma: no cover - e.g. `unanimity info ... | head`
-        return 0
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        try:
+            return int(args.run(args) or 0)
+        except UnanimityError as exc:
+            print(f"unanimity {args.command}: error: {exc}", file=sys.stderr)
+            return 2
+        except BrokenPipeError:  # pragma: no cover - e.g. `unanimity info ... | head`
+            return 0
+        except OSError as exc:  # a path the system refuses (too long, no permission, ...)
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"unanimity {args.command}: error: {where}{exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (BrokenPipeError, ValueError):  # pragma: no cover - a closed pipe
+            pass
+        sys.stdout, sys.stderr = out, err
 
 
 if __name__ == "__main__":  # pragma: no cover

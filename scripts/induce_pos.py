@@ -165,7 +165,7 @@ def main(argv: list[str]) -> int:
     print(f"{gold.n_tokens} tokens, {sent.max() + 1} sentences, {n_types} types", flush=True)
     bounds = np.flatnonzero(np.r_[True, sent[1:] != sent[:-1], True])
     brown_form = np.where(freq[type_code] >= 2, form, "<unk>")
-    sentences = [brown_form[a:b].tolist() for a, b in zip(bounds[:-1], bounds[1:])]
+    sentences = [brown_form[a:b].tolist() for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
     runs: list[dict] = []
     for k in ks:
         t0 = time.perf_counter()

@@ -5,7 +5,8 @@ and Sensitivity) with n = 30 and n = 800 (W_n = 0.8) against MAP, DCG, P@10, MRR
 RBP(0.95) on TREC 2004 Terabyte. This script runs the same experiment on TREC DL 2019 passage
 ranking (``../shared/campaigns/trec-dl-2019``): the IR measures through ``ir_measures`` (the
 numbers of trec_eval; binary measures count grade >= 2 as relevant, as the track does), R and
-S through the project's organisation measures, and :func:`metrics.meta_evaluation.meta_evaluate`.
+S through the project's organisation measures, and
+:func:`metrics.meta.meta_evaluation.meta_evaluate`.
 See ``docs/meta-evaluation.md`` for what the paper found.
 
 Usage::
@@ -15,7 +16,8 @@ Usage::
 As in the paper, only systems returning long rankings are kept (discriminating systems that
 return short rankings is easy): those whose median number of documents per topic is at least
 ``--min-depth`` (default 900: the paper's 1,000, with the slack of TREC DL runs that returned
-995-997; several full-depth runs return only 5 passages on one topic). ``--ir-only`` meta-evaluates the
+995-997; several full-depth runs return only 5 passages on one topic). ``--ir-only`` meta-evaluates
+the
 IR measures alone; without it the script needs the measures ``reliability(n=..., w=...)`` and
 ``sensitivity(n=..., w=...)`` in the metric registry and a reader for TREC campaigns, and stops
 with a message saying so when they are absent.
@@ -33,9 +35,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from metrics.combine import f_alpha  # noqa: E402
+from metrics.comparison.combine import f_alpha  # noqa: E402
 from metrics.errors import UnanimityError  # noqa: E402
-from metrics.meta_evaluation import meta_evaluate  # noqa: E402
+from metrics.meta.meta_evaluation import meta_evaluate  # noqa: E402
 
 DEFAULT_CAMPAIGN = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"
 
@@ -95,9 +97,9 @@ def ir_scores(campaign: Path, systems: list[str] | None = None) -> tuple[pd.Data
 
 def rs_scores(campaign: Path) -> pd.DataFrame:
     """Per-topic R*S (F_0.5 of Reliability and Sensitivity) at the paper's two settings."""
-    from metrics.evaluate import evaluate  # noqa: PLC0415
     from metrics.io import load  # noqa: PLC0415
-    from metrics.registry import parse_metric  # noqa: PLC0415
+    from metrics.measures.registry import parse_metric  # noqa: PLC0415
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415
 
     try:
         for _, n, w in RS_SETTINGS:
@@ -145,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.ir_only:
         kept = [s for s in kept if s in set(table.loc[table["metric"] == metrics[0], "system"])]
     if len(kept) < 3:
-        raise SystemExit(f"table8: only {len(kept)} systems have a median depth >= {args.min_depth}")
+        raise SystemExit(f"table8: only {len(kept)} systems have a median depth >= "
+                         f"{args.min_depth}")
     result = meta_evaluate(table, metrics, list(IR_MEASURES), systems=kept)
     out = result.to_dataframe()
     out["paper_strictness"] = out["metric"].map(PAPER_STRICTNESS)

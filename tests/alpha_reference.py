@@ -1,9 +1,12 @@
-"""A scalar, per-pair reference route for the exact alpha analysis of :mod:`metrics.combine`.
+"""A scalar, per-pair reference route for the exact alpha analysis of
+:mod:`metrics.comparison.combine`.
 
 The library answers "a beats b for every alpha" and the crossing points with one vectorised
-route (:func:`metrics.combine.all_pairs_alpha`). This is the route it replaced, kept as an
+route (:func:`metrics.comparison.combine.all_pairs_alpha`). This is the route it replaced, kept as
+an
 independent check: one pair at a time, sign changes refined with :func:`scipy.optimize.brentq`,
-its own bisections over the certified convex bound (module docstring of ``metrics.combine``).
+its own bisections over the certified convex bound (module docstring of
+``metrics.comparison.combine``).
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from metrics.alpha import _grid_bounds, _GridBounds, _micro_roots, _PairDiff
-from metrics.curves import Curves
+from metrics.comparison.alpha import _grid_bounds, _GridBounds, _micro_roots, _PairDiff
+from metrics.comparison.curves import Curves
 
 _MIN_WIDTH = 1e-10
 _GRID = np.arange(101) / 100.0
@@ -83,7 +86,8 @@ def _hidden_crossings(diff: _PairDiff, lo: float, hi: float, dlo: float, dhi: fl
 
 
 def beats_matrix(curves: Curves, grid: np.ndarray = _GRID, bounds: _GridBounds | None = None) -> np.ndarray:
-    """(S, S) bool: A_a(alpha) > A_b(alpha) for every alpha in [0, 1], certified (see module doc)."""
+    """(S, S) bool: A_a(alpha) > A_b(alpha) for every alpha in [0, 1], certified (see module
+    doc)."""
     S = curves.U.shape[0]
     bounds = _grid_bounds(curves, grid) if bounds is None else bounds
     grid, vals, tl, tr = bounds.grid, bounds.vals, bounds.tl, bounds.tr

@@ -1,4 +1,5 @@
-"""An independent, slow reference for every metric: straight from the definitions of docs/measures.md §3.
+"""An independent, slow reference for every metric: straight from the definitions of
+docs/measures.md §3.
 
 Nothing here is shared with :mod:`metrics`: clusterings are plain Python lists of sets
 (``gold[e]`` the classes of item e, ``system[e]`` its clusters), and every quantity is counted
@@ -12,6 +13,11 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter, defaultdict
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from metrics.io.build import RawClustering, build_campaign
 
 
 def fill_missing(system, missing):
@@ -91,13 +97,13 @@ def contingency(gold, system, missing=frozenset()):
 def set_matching(gold, system, missing=frozenset()):
     system = fill_missing(system, missing)
     clusters, classes = groups(system), groups(gold)
-    pur = sum(max(len(c & l) for l in classes.values()) for c in clusters.values())
-    inv = sum(max(len(c & l) for c in clusters.values()) for l in classes.values())
+    pur = sum(max(len(c & l) for l in classes.values()) for c in clusters.values())  # noqa: E741 - l: a class, as in the definition
+    inv = sum(max(len(c & l) for c in clusters.values()) for l in classes.values())  # noqa: E741 - as above
     f = 0.0
-    for l in classes.values():
+    for l in classes.values():  # noqa: E741 - as above
         f += len(l) * max(2 * len(l & c) / (len(l) + len(c)) for c in clusters.values())
     sc = sum(len(c) for c in clusters.values())
-    sl = sum(len(l) for l in classes.values())
+    sl = sum(len(l) for l in classes.values())  # noqa: E741 - as above
     return {"purity": pur / sc, "inverse_purity": inv / sl, "fscore": f / sl}
 
 
@@ -174,8 +180,6 @@ def mapping_metrics(gold, system, missing=frozenset()):
             tot = sum(cnt.get((b, a) if flip else (a, b), 0) for a, b in zip(small, perm))
             best = max(best, tot)
     else:  # too many permutations: fall back on an assignment solver
-        import numpy as np
-        from scipy.optimize import linear_sum_assignment
 
         mat = np.array([[cnt.get((i, j), 0) for j in clusters] for i in classes], float)
         r, c = linear_sum_assignment(mat, maximize=True)
@@ -202,9 +206,7 @@ def toy_campaign(topics, name="toy"):
 
     The system is named ``sys``; items of topic t are ``t{t}_{e}``; labels keep their names.
     """
-    import numpy as np
 
-    from metrics.io.build import RawClustering, build_campaign
 
     cols = {"gold": ([], [], []), "sys": ([], [], [])}
     for t, (gold, system, missing) in enumerate(topics):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from metrics.io import load
 
 # In CI the property-based tests run a fixed sequence of examples, so a run can be reproduced;
 # on a developer's machine they explore new examples every run.
@@ -28,7 +29,6 @@ def demo_path() -> Path:
 
 @pytest.fixture(scope="session")
 def demo_campaign():
-    from metrics.io import load
 
     return load(DEMO)
 
@@ -42,6 +42,5 @@ def shared_replab() -> Path:
 
 @pytest.fixture(scope="session")
 def raw_campaign(shared_replab):
-    from metrics.io import load
 
     return load(shared_replab)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 
@@ -37,7 +38,6 @@ def random_score_table(systems: int, topics: int, seed: int = 7, spread: tuple =
     level drawn uniformly from ``spread``, per-topic normal noise ``noise``, clipped to
     [0.01, 1]. The default names are long and differ only at the end, as real campaigns' do.
     Shared by the dashboard's browser tests, its AppTests and ``bench/bench_dashboard.py``."""
-    import numpy as np  # noqa: PLC0415
 
     rng = np.random.default_rng(seed)
     base = rng.uniform(*spread, size=(systems, 1, 2))

@@ -1,4 +1,5 @@
-"""Campaign analyses and the comparison report (docs/measures.md §6), on hand-made tables and on RepLab 2013."""
+"""Campaign analyses and the comparison report (docs/measures.md §6), on hand-made tables and on
+RepLab 2013."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from score_examples import JAIR
 
 from metrics.analyses import (
     compare,
@@ -21,9 +23,8 @@ from metrics.analyses import (
     ranking,
     threshold_curve,
 )
-from metrics.combine import campaign_f, f_curves
-from metrics.uir import uir_matrix
-from score_examples import JAIR
+from metrics.comparison.combine import campaign_f, f_curves
+from metrics.comparison.uir import uir_matrix
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "data" / "replab2013_official_rs.csv.gz"

@@ -1,12 +1,13 @@
 """The vectorised comparison engine equals the per-pair routes it replaces, bit for bit.
 
-* :func:`metrics.combine.all_pairs_alpha` (every pair's beats-for-all-alpha and crossings at
+* :func:`metrics.comparison.combine.all_pairs_alpha` (every pair's beats-for-all-alpha and crossings
+at
   once, vectorised Brent) against :func:`beats_matrix` + :func:`pair_crossings` /
   :func:`micro_crossing` pair by pair, on random tables and on near-tangent, hidden-crossing,
   tied and undefined curves;
 * the Wilcoxon kernel (one ranking, scipy's normal approximation) against
   :func:`scipy.stats.wilcoxon` row by row;
-* ``compare`` against ``CampaignComparison.from_core(comparison_core(...))`` at several alphas
+* ``compare`` against ``comparison_at(comparison_core(...))`` at several alphas
   and thresholds from one core, the vectorised threshold curve and cross-test-bed counts against
   straightforward loops.
 """
@@ -18,23 +19,17 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from alpha_reference import beats_matrix, micro_crossing, pair_crossings
 from pandas.testing import assert_frame_equal
 from scipy import stats
-from scipy.optimize import minimize_scalar
+from scipy.optimize import brentq, minimize_scalar
 
-from metrics.analyses import (
-    THRESHOLDS,
-    CampaignComparison,
-    compare,
-    comparison_core,
-    threshold_curve,
-)
-from alpha_reference import beats_matrix, micro_crossing, pair_crossings
-from metrics.alpha import _grid_bounds, _PairDiff, _roots_vec, all_pairs_alpha
-from metrics.combine import f_alpha
-from metrics.curves import Curves, curves_from_arrays
-from metrics.paired import _wilcoxon_rows
-
+from metrics.analyses import THRESHOLDS, compare, comparison_at, comparison_core, threshold_curve
+from metrics.comparison.alpha import _grid_bounds, _PairDiff, _roots_vec, all_pairs_alpha
+from metrics.comparison.combine import f_alpha
+from metrics.comparison.curves import Curves, curves_from_arrays
+from metrics.comparison.paired import _wilcoxon_rows
+from metrics.reports.comparison_report import CampaignComparison
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -151,7 +146,6 @@ def test_all_pairs_equal_per_pair_with_perturbed_copies():
 
 
 def test_roots_vec_matches_scipy_brentq():
-    from scipy.optimize import brentq
 
     rng = np.random.default_rng(3)
     c = rng.uniform(-0.9, 0.9, 200)
@@ -162,7 +156,7 @@ def test_roots_vec_matches_scipy_brentq():
 
     got = _roots_vec(f_vec, np.full(200, -1.0), np.full(200, 1.0))
     for i in range(200):
-        want = brentq(lambda x: np.tanh(k[i] * (x - c[i])) + 0.1 * (x - c[i]) ** 3, -1.0, 1.0,
+        want = brentq(lambda x: np.tanh(k[i] * (x - c[i])) + 0.1 * (x - c[i]) ** 3, -1.0, 1.0,  # noqa: B023 - called in this iteration
                       xtol=1e-13, rtol=4 * np.finfo(float).eps)
         assert abs(got[i] - want) <= 3e-13, (i, got[i], want)
 
@@ -257,7 +251,7 @@ def test_compare_equals_core_plus_alpha_step(average):
     for alpha, thr in ((0.5, 0.25), (0.0, 0.1), (1.0, 0.5), (0.37, 0.0)):
         want = compare(table, "precision", "recall", alpha=alpha, threshold=thr, average=average,
                        testbeds=beds)
-        got = CampaignComparison.from_core(core, alpha, thr)
+        got = comparison_at(core, alpha, thr)
         _assert_same_comparison(want, got)
         assert_frame_equal(got.threshold_curve, _reference_threshold_curve(got.pairs), check_exact=True)
     assert_frame_equal(core.pairs, before)  # the core is left untouched

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import bruteforce as bf
 import numpy as np
 import pandas as pd
 import pytest
 
-import bruteforce as bf
-from metrics.baselines import BASELINES, add_baselines, baseline_membership
+from metrics.analyses.baselines import BASELINES, add_baselines, baseline_membership
 from metrics.errors import UnanimityError
-from metrics.evaluate import evaluate
 from metrics.io import load
+from metrics.measures.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import bcubed as bcubed_pkg
+import bruteforce as bf
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bruteforce as bf
-from metrics.evaluate import evaluate
-from metrics.registry import available_metrics
+import metrics.measures.clustering.overlap as ov
+from metrics.measures.registry import available_metrics
+from metrics.measures.scoring import evaluate
 
 ALL = [m.name for m in available_metrics()]
 OVERLAP_AWARE = [m.name for m in available_metrics() if m.overlap_aware]
@@ -99,7 +100,6 @@ def test_larger_random_overlapping_campaign():
         topics.append((gold, system, missing))
     metrics = ["bcubed_precision", "bcubed_recall", "reliability", "sensitivity", "purity",
                "inverse_purity", "fscore"]
-    import metrics.cluster.overlap as ov
 
     old = ov._CHUNK, ov._GROUP_MIN
     try:
@@ -116,7 +116,6 @@ def test_larger_random_overlapping_campaign():
        st.sampled_from(["penalize", "singleton"]), st.sampled_from([1, 1 << 21]))
 def test_overlap_kernel_many_topics_missing_items(topics, policy, chunk):
     """Extended BCubed and R&S of several overlapping topics at once, with missing items."""
-    import metrics.cluster.overlap as ov
 
     old = ov._CHUNK
     try:

@@ -1,4 +1,5 @@
-"""Comparison bundles (metrics/bundle.py): written, reopened, every table equal; tampered, old
+"""Comparison bundles (metrics/reports/bundle.py): written, reopened, every table equal; tampered,
+old
 and manifest-less folders refused; `unanimity info DIR` recognises a bundle."""
 
 from __future__ import annotations
@@ -11,12 +12,18 @@ import pandas as pd
 import pytest
 
 from metrics.analyses import compare
-from metrics.bundle import (
-    BUNDLE_VERSION, MANIFEST, fingerprint, open_bundle, write_bundle, write_comparison_bundle,
-)
 from metrics.cli import main
+from metrics.comparison.tie_ranking import ranking_from_comparison
 from metrics.errors import UnanimityError
-from metrics.tie_ranking import ranking_from_comparison
+from metrics.reports.bundle import (
+    BUNDLE_VERSION,
+    MANIFEST,
+    READ_VERSIONS,
+    fingerprint,
+    open_bundle,
+    write_bundle,
+    write_comparison_bundle,
+)
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "replab2013_official_rs.csv.gz"
 
@@ -108,7 +115,7 @@ def test_missing_table_refused(bundle_dir):
 def test_older_version_refused(bundle_dir):
     mpath = bundle_dir / MANIFEST
     m = json.loads(mpath.read_text())
-    m["format_version"] = BUNDLE_VERSION - 1
+    m["format_version"] = min(READ_VERSIONS) - 1
     m["package_version"] = "0.0.9"
     mpath.write_text(json.dumps(m))
     with pytest.raises(UnanimityError, match="an older version.*rerun"):

@@ -1,4 +1,5 @@
-"""The campaign model: coding, alignment with the gold and the missing-item policies (docs/measures.md §1-2)."""
+"""The campaign model: coding, alignment with the gold and the missing-item policies
+(docs/measures.md §1-2)."""
 
 from __future__ import annotations
 

@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from score_examples import JAIR
 
+from metrics.cli import build_parser, main
 from metrics.commands import compare as compare_cmd
 from metrics.errors import UnanimityError
-from score_examples import JAIR
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "data" / "replab2013_official_rs.csv.gz"
@@ -117,10 +118,8 @@ def test_compare_through_the_campaign_loader(tmp_path):
 
 def test_cli_dispatcher_exit_code(tmp_path, capsys):
     try:
-        from metrics.cli import main  # noqa: PLC0415
 
         main_parser_ok = True
-        from metrics.cli import build_parser  # noqa: PLC0415
 
         build_parser()
     except (ImportError, ModuleNotFoundError):
@@ -132,7 +131,7 @@ def test_cli_dispatcher_exit_code(tmp_path, capsys):
     assert err.count("\n") == 0 and "nope" in err
 
 
-@pytest.mark.skipif(importlib.util.find_spec("metrics.evaluate") is None, reason="evaluator not available")
+@pytest.mark.skipif(importlib.util.find_spec("metrics.measures.scoring") is None, reason="evaluator not available")
 def test_compare_campaign_with_clusterings(tmp_path):
     """RepLab 2013 runs scored with BCubed precision / recall, end to end."""
     if not DEMO.exists():

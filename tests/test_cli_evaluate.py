@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from metrics.cli import main
-from metrics.evaluate import evaluate
 from metrics.io import load
+from metrics.measures.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_data" / "replab2013"

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from metrics import cli
+from metrics.cli import main
+from metrics.commands import info
 from metrics.errors import UnanimityError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,7 +25,6 @@ KEYS = ["topics", "systems", "gold_items", "testbeds", "per_system"]
 
 def _full_cli_available() -> bool:
     try:
-        from metrics import cli
 
         cli.build_parser()
     except ImportError:  # another sub-command is still being written
@@ -37,10 +39,8 @@ def run_info(argv: list[str]) -> int:
     the other sub-commands the CLI imports do not exist yet.
     """
     if _full_cli_available():
-        from metrics.cli import main
 
         return main(["info", *argv])
-    from metrics.commands import info
 
     parser = argparse.ArgumentParser(prog="unanimity")
     info.add_parser(parser.add_subparsers(dest="command", required=True))

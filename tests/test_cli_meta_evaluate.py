@@ -10,9 +10,9 @@ import pytest
 from test_meta_evaluation import HAND, _table
 
 from metrics.cli import main
-from metrics.evaluate import evaluate
 from metrics.io import load
-from metrics.meta_evaluation import meta_evaluate
+from metrics.measures.scoring import evaluate
+from metrics.meta.meta_evaluation import meta_evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_data" / "replab2013"

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from metrics.cluster import bcubed_precision_recall, homogeneity_completeness_v_measure
-from metrics.cluster.mapping import mapping_scores
-from metrics.cluster.pairs import pair_scores
-from metrics.cluster.purity import fscore_score, inverse_purity_score, purity_score
-from metrics.evaluate import score_clusterings
-from metrics.registry import available_metrics
+from metrics.measures.clustering import bcubed_precision_recall, homogeneity_completeness_v_measure
+from metrics.measures.clustering.mapping import mapping_scores
+from metrics.measures.clustering.pairs import pair_scores
+from metrics.measures.clustering.purity import fscore_score, inverse_purity_score, purity_score
+from metrics.measures.registry import available_metrics
+from metrics.measures.scoring import score_clusterings
 
 ALL = [m.name for m in available_metrics()]
 

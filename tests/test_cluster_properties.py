@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import math
 
+import bruteforce as bf
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
 
-import bruteforce as bf
-from metrics.cluster.entropy import homogeneity_completeness_v_measure
-from metrics.cluster.pairs import pair_scores
-from metrics.evaluate import evaluate
-from metrics.registry import available_metrics, direction
+from metrics.measures.clustering.entropy import homogeneity_completeness_v_measure
+from metrics.measures.clustering.pairs import pair_scores
+from metrics.measures.registry import available_metrics, direction
+from metrics.measures.scoring import evaluate
 
 ALL = [m.name for m in available_metrics()]
 OVERLAP_AWARE = [m.name for m in available_metrics() if m.overlap_aware]

@@ -1,4 +1,5 @@
-"""F_alpha, campaign scores, F_alpha curves, crossings and "beats for every alpha" (docs/measures.md §4)."""
+"""F_alpha, campaign scores, F_alpha curves, crossings and "beats for every alpha" (docs/measures.md
+§4)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from alpha_reference import pair_crossings
 from scipy.optimize import minimize_scalar
 
-from alpha_reference import pair_crossings
-from metrics.alpha import _grid_bounds
-from metrics.curves import curves_from_arrays
-from metrics.combine import (
+from metrics.analyses import compare
+from metrics.comparison.alpha import _grid_bounds
+from metrics.comparison.combine import (
     beats_all_alpha,
     campaign_f,
     crossings,
     f_alpha,
     f_curves,
 )
+from metrics.comparison.curves import curves_from_arrays
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -216,6 +218,5 @@ def test_micro_equal_precision_meets_at_alpha_one_without_crossing():
     tab = pd.DataFrame([("a", "t", "P", 0.2), ("a", "t", "R", 0.8636400902455758),
                         ("b", "t", "P", 0.2), ("b", "t", "R", 0.9811950400663443)],
                        columns=["system", "topic", "metric", "value"])
-    from metrics.analyses import compare
 
     assert compare(tab, "P", "R", test="none", average="micro").pairs["crossings"].map(len).sum() == 0

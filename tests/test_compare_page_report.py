@@ -19,8 +19,8 @@ from scipy import stats
 
 from dashboard import pair_view
 from metrics.analyses import compare
-from metrics.evaluate import evaluate
-from metrics.significance import pair_classes, pair_tests
+from metrics.comparison.significance import pair_classes, pair_tests
+from metrics.measures.scoring import evaluate
 
 P, R = "bcubed_precision", "bcubed_recall"
 
@@ -140,7 +140,7 @@ def test_the_page_renders_the_pair_view_of_the_report(demo_campaign, replab_bcub
     """The Compare page, run headlessly on the bundled campaign: its cards and its test table are
     exactly ``pair_view`` of the report's row of the selected pair."""
     pytest.importorskip("streamlit")
-    from streamlit.testing.v1 import AppTest
+    from streamlit.testing.v1 import AppTest  # noqa: PLC0415 - after importorskip
 
     app = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
     at = AppTest.from_file(app, default_timeout=180)

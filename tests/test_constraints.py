@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.constraints import CONSTRAINTS, check_constraints, constraint_examples
-from metrics.registry import available_metrics
+from metrics.measures.registry import available_metrics
+from metrics.meta.constraints import CONSTRAINTS, check_constraints, constraint_examples
 
 H, C, R, S, U = CONSTRAINTS
 

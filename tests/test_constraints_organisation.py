@@ -1,14 +1,15 @@
 """Ranking and filtering formal constraints (R&S paper §2.2-2.3, its Table 6;
 docs/meta-evaluation.md): the verdicts the paper states for the standard measures, computed
-through ir_measures (trec_eval's numbers) and metrics.filtering, plus hand-worked scores."""
+through ir_measures (trec_eval's numbers) and metrics.measures.organisation.filtering, plus
+hand-worked scores."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from metrics import filtering as flt
-from metrics.constraints_organisation import (
+from metrics.measures.organisation import filtering as flt
+from metrics.meta.constraints_organisation import (
     CLOSE_GRID,
     DEEP_GRID,
     FILTERING_CONSTRAINTS,

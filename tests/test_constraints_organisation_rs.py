@@ -7,18 +7,29 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_organisation_bruteforce import brute
 
-from metrics import filtering as flt
-from metrics.constraints_organisation import (
+from metrics.cli import main
+from metrics.measures.organisation import filtering as flt
+from metrics.meta.constraints_organisation import (
     ORGANISATION_CONSTRAINTS,
     RANKING_CONSTRAINTS,
     Organisation,
     constraint_cases,
+    gold_organisation,
     threshold_scan,
 )
-from metrics.constraints_rs import check_rs, organisation_verdicts, rs_pair, rs_scorers
+from metrics.meta.constraints_rs import (
+    check_rs,
+    organisation_constraint_results,
+    organisation_verdicts,
+    rs_pair,
+    rs_scorers,
+)
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +80,8 @@ def test_filtering_hand_worked_scores():
 @given(st.lists(st.tuples(st.booleans(), st.booleans()), min_size=2, max_size=12))
 def test_filtering_rs_matches_the_closed_forms(docs):
     # independent route: on a filtering output (two levels, no tail) the pairwise definition
-    # reduces to TP/(TP+FP) x TN/(TN+FN) and TP/(TP+FN) x TN/(TN+FP) (metrics.filtering)
+    # reduces to TP/(TP+FP) x TN/(TN+FN) and TP/(TP+FN) x TN/(TN+FP)
+    # (metrics.measures.organisation.filtering)
     grades = {f"d{i}": int(rel) for i, (rel, _) in enumerate(docs)}
     accepted = [f"d{i}" for i, (_, acc) in enumerate(docs) if acc]
     rejected = [f"d{i}" for i, (_, acc) in enumerate(docs) if not acc]
@@ -145,10 +157,7 @@ def test_verdict_table_has_the_rs_rows():
 
 
 def test_meta_evaluate_writes_the_verdicts(tmp_path, capsys):
-    import pandas as pd
 
-    from metrics.cli import main
-    from metrics.constraints_rs import organisation_constraint_results
 
     sample = Path(__file__).resolve().parents[1] / "tests" / "data" / "scores" / "replab_sample.csv"
     args = ["meta-evaluate", str(sample), "--metrics", "reliability", "--reference",
@@ -179,9 +188,7 @@ def _occurrences(org: Organisation, ids: dict[str, int]):
 def test_adapter_equals_the_pairwise_definition_on_every_small_case(n, w):
     # independent route: the literal pair-by-pair definition of tests/test_organisation_bruteforce
     # on the same gold and outputs, without the campaign builder and the vectorised kernels
-    from test_organisation_bruteforce import brute
 
-    from metrics.constraints_organisation import gold_organisation
 
     families = constraint_cases(deep_grid=(2, 3, 5), close_grid=(2, 4))
     for family in families.values():

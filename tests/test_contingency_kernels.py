@@ -1,5 +1,5 @@
 """The sort-free counting kernels: distinct keys by bincount (metrics.model.key_counts), the
-contingency table of two label arrays in one bincount pass (metrics.contingency), and the Dask
+contingency table of two label arrays in one bincount pass (metrics.model.contingency), and the Dask
 partition's de-duplication, each against a brute-force route written from the definition."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from metrics.cluster.bcubed import bcubed_precision_recall
-from metrics.cluster.entropy import homogeneity_completeness_v_measure
-from metrics.contingency import contingency_from_labels, factorize
-from metrics.engine_dask.partition import _dedupe
+from metrics.engines.dask.partition import _dedupe
+from metrics.measures.clustering.bcubed import bcubed_precision_recall
+from metrics.measures.clustering.entropy import homogeneity_completeness_v_measure
+from metrics.model.contingency import contingency_from_labels, factorize
 from metrics.model.key_counts import sorted_codes, sorted_counts
 
 

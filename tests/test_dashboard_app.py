@@ -19,7 +19,14 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
+import base64
+
 from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from dashboard import data
+from dashboard.report_html import _number, _table_html
+from metrics.measures.scoring import evaluate
+from metrics.reports.pair_report import verdict_sentence
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 PAGES = {
@@ -64,7 +71,6 @@ def figure(at: AppTest, key: str) -> dict:
 def arr(v) -> np.ndarray:
     """A figure array, decoded from Plotly's typed-array JSON (``{dtype, bdata, shape}``)."""
     if isinstance(v, dict) and "bdata" in v:
-        import base64
 
         out = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
         shape = v.get("shape")
@@ -241,18 +247,15 @@ def test_export_page_downloads_and_report(app):
 
 
 def test_report_numbers_use_scientific_notation_for_tiny_values():
-    from dashboard.report_html import _number
 
     assert _number(0.0000123) == "1.23e-05" and _number(0.5) == "0.500" and _number(0.0) == "0.000"
 
 
 def test_compare_opens_with_the_verdict_sentence(app):
-    from metrics.analyses import verdict_sentence
 
     open_page(app, "compare")
     assert_clean(app)
     sel = app.session_state["_selection"]
-    from dashboard import data
 
     expected = verdict_sentence(data.pair_report(sel, data.table(sel)), ("A", "B"))
     first = [m.value for m in app.markdown if m.value.startswith("<p class='unanimity-verdict'>")]
@@ -311,7 +314,6 @@ def test_bad_url_parameters_fall_back_to_defaults():
 
 @pytest.fixture(scope="module")
 def score_table_csv(demo_campaign) -> bytes:
-    from metrics.evaluate import evaluate
 
     table = evaluate(demo_campaign, ["bcubed_precision", "bcubed_recall", "purity",
                                      "inverse_purity"])
@@ -463,10 +465,7 @@ def test_improved_systems_are_counted_not_listed():
 
 
 def test_report_tables_print_only_p_values_in_scientific_notation():
-    import numpy as np
-    import pandas as pd
 
-    from dashboard.report_html import _table_html
     html = _table_html(pd.DataFrame({"metric": ["a", "b"], "\u0394 mean": [0.000557, np.nan],
                                      "p": [1.2e-7, 0.3], "p (holm)": [3.4e-5, np.nan]}))
     assert "0.001" in html and "5.57e-04" not in html  # a small difference stays fixed-point

@@ -14,11 +14,20 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+import shutil
 
+from streamlit.testing.v1 import AppTest  # noqa: E402
+from test_bundle_tampering import CASES, _tampered
+from test_bundle_tampering import _zip as zip_folder
+
+from dashboard import bundle_app
+from dashboard.bundles import cli_bundle
 from metrics.analyses import compare  # noqa: E402
-from metrics.bundle import MANIFEST, open_bundle, write_comparison_bundle  # noqa: E402
-from metrics.paper_tables import paper_tables  # noqa: E402
+from metrics.analyses.paper_tables import paper_tables  # noqa: E402
+from metrics.cli import main
+from metrics.errors import UnanimityError
+from metrics.reports.bundle import BUNDLE_VERSION, MANIFEST, open_bundle, write_comparison_bundle  # noqa: E402
+from metrics.reports.bundle_zip import bundle_zip_manifest, unpack_bundle_zip
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -127,7 +136,6 @@ def test_data_page_shows_the_manifest(monkeypatch, bundle_dir):
 
 
 def test_tampered_bundle_shows_the_refusal(monkeypatch, bundle_dir, tmp_path):
-    import shutil
 
     bad = tmp_path / "bad"
     shutil.copytree(bundle_dir, bad)
@@ -141,7 +149,6 @@ def test_tampered_bundle_shows_the_refusal(monkeypatch, bundle_dir, tmp_path):
 
 
 def test_old_bundle_shows_the_refusal(monkeypatch, bundle_dir, tmp_path):
-    import shutil
 
     old = tmp_path / "old"
     shutil.copytree(bundle_dir, old)
@@ -168,9 +175,7 @@ def test_campaign_data_page_opens_a_bundle_by_path(monkeypatch, bundle_dir):
 
 
 def test_zipped_bundle_unpacks_and_opens(bundle_dir, tmp_path):
-    """The zip route of the Data page's uploader (metrics.bundle_zip), in one top folder."""
-    from metrics.bundle_zip import bundle_zip_manifest, unpack_bundle_zip
-    from metrics.errors import UnanimityError
+    """The zip route of the Data page's uploader (metrics.reports.bundle_zip), in one top folder."""
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
@@ -178,7 +183,7 @@ def test_zipped_bundle_unpacks_and_opens(bundle_dir, tmp_path):
             z.write(f, f"results/{f.name}")
         z.writestr("results/extra.txt", "not listed: never written")
     data = buf.getvalue()
-    assert bundle_zip_manifest(data, "r.zip")["format_version"] == 2
+    assert bundle_zip_manifest(data, "r.zip")["format_version"] == BUNDLE_VERSION
     b = unpack_bundle_zip(data, tmp_path / "u", "r.zip")
     assert not (tmp_path / "u" / "extra.txt").exists()
     pd.testing.assert_frame_equal(b.tables["ranking"], open_bundle(bundle_dir).tables["ranking"])
@@ -207,14 +212,12 @@ def test_zipped_bundle_unpacks_and_opens(bundle_dir, tmp_path):
         z.writestr(MANIFEST, "{not json")
     for read in (lambda d: bundle_zip_manifest(d, "b.zip"),
                  lambda d: unpack_bundle_zip(d, tmp_path / "x", "b.zip")):
-        with pytest.raises(UnanimityError, match=r"^b\.zip: manifest\.json: unreadable manifest"):
+        with pytest.raises(UnanimityError, match=r"^b\.zip: manifest\.json: not JSON"):
             read(broken.getvalue())
 
 
 def test_dashboard_command_refuses_a_tampered_bundle_before_serving(bundle_dir, tmp_path, capsys):
-    import shutil
 
-    from metrics.cli import main
 
     bad = tmp_path / "bad"
     shutil.copytree(bundle_dir, bad)
@@ -277,15 +280,33 @@ def test_campaign_only_pages_say_why_and_check_reported_works(monkeypatch, bundl
 
 
 def test_downloaded_bundle_zip_reopens(monkeypatch, bundle_dir, tmp_path):
-    from metrics.bundle_zip import unpack_bundle_zip
 
     at = _app(monkeypatch, bundle_dir)
     at.run()
     at.switch_page("views/bundle_data.py").run()
-    from dashboard import bundle_app
-    from dashboard.bundles import cli_bundle
 
     data = bundle_app.zipped(cli_bundle(), open_bundle(bundle_dir))
     b = unpack_bundle_zip(data, tmp_path / "again", "results.zip")
     pd.testing.assert_frame_equal(b.tables["pairs"], open_bundle(bundle_dir).tables["pairs"])
     assert "Download the bundle (zip)" in [d.label for d in at.get("download_button")]
+
+
+@pytest.mark.parametrize("case", ["manifest_nested_deep", "sha256_is_a_number",
+                                  "text_in_int_column", "unknown_column_kind"])
+def test_an_uploaded_edited_zip_gets_an_error_box(monkeypatch, bundle_dir, tmp_path, case):
+    """Bundles edited with their fingerprints rewritten (tests/test_bundle_tampering.py): the
+    upload shows the one-line refusal in an error box, never a traceback or a crash summary."""
+
+    data = zip_folder(_tampered(bundle_dir, tmp_path, case))
+    at = _app(monkeypatch, None)
+    at.run()
+    at.switch_page("views/data_quality.py").run()
+    at.toggle(key="_bundle_zip_on").set_value(True).run()
+    at.file_uploader(key="_bundle_zip").set_value(
+        [("results.zip", data, "application/zip")]).run()
+    at.button(key="_bundle_open").click().run()
+    assert not at.exception
+    msg = " ".join(e.value for e in at.error)
+    assert "Could not open the bundle: results.zip" in msg, msg
+    assert CASES[case][1].split(": ")[-1] in msg and " failed: " not in msg, msg
+    assert "bundle" not in at.query_params

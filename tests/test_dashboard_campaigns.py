@@ -1,7 +1,8 @@
 """The dashboard on every kind of campaign: the bundled token tagging campaign (UD English EWT,
 with its Type level page) next to RepLab 2013, and ranking campaigns (document organisations
 with a tail: the TREC fixture ``tests/data/trec_small``, and TREC DL 2019 when ``../shared`` is
-there). Metric pairs come from ``metrics.registry.default_metric_pairs``; every page renders
+there). Metric pairs come from ``metrics.measures.registry.default_metric_pairs``; every page
+renders
 without an error box, and the views that need contingency tables say why they are unavailable.
 """
 
@@ -15,10 +16,16 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
+import io
+import zipfile
+
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from dashboard.views.type_level import TOKEN_METRICS, TYPE_METRICS
+from metrics.analyses.token_type_ranks import rank_comparison
 from metrics.io import load  # noqa: E402
-from metrics.registry import METRIC_PAIRS, TYPE_LEVEL_PAIRS, default_metric_pairs  # noqa: E402
+from metrics.measures.registry import METRIC_PAIRS, TYPE_LEVEL_PAIRS, default_metric_pairs  # noqa: E402
+from metrics.measures.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -119,9 +126,6 @@ def test_every_page_on_the_token_tagging_campaign(ud_app, page):
 
 
 def test_type_level_page_renders_the_rank_comparison(ud_app):
-    from metrics.evaluate import evaluate
-    from metrics.typelevel.ranking import rank_comparison
-    from dashboard.views.type_level import TOKEN_METRICS, TYPE_METRICS
 
     ud_app.switch_page(TYPE_PAGE).run()
     assert_clean(ud_app)
@@ -192,8 +196,6 @@ def test_trec_dl_2019_opens():
 
 
 def test_ranking_campaign_uploaded_as_a_zip():
-    import io
-    import zipfile
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:

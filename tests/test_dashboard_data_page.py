@@ -23,10 +23,13 @@ import pytest
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
-
-from dashboard import quality  # noqa: E402
-from metrics.report import ClusteringReport, LoadNote, ValidationReport  # noqa: E402
 from test_dashboard_app import APP, TIMEOUT, assert_clean, open_page, upload  # noqa: E402
+
+from dashboard import (
+    quality,  # noqa: E402
+    sources,
+)
+from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport  # noqa: E402
 
 STORAGE = re.compile(r"unanimity-uploads|session-[a-z0-9_]+|up-[0-9a-f]{16}/|/tmp/")
 
@@ -233,7 +236,6 @@ def test_after_an_upload_the_sidebar_shows_the_new_campaigns_pair():
 def test_app_arguments_path_and_testbeds(tmp_path, monkeypatch):
     """``streamlit run app.py -- PATH --testbeds RULE``: the path, the rule, and cache ids that
     tell apart one table with and without (or with other) test beds."""
-    from dashboard import sources
 
     app = str(sources.Path(sources.__file__).resolve().parent / "app.py")
     table, beds = tmp_path / "scores.csv", tmp_path / "beds.tsv"

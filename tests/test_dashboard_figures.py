@@ -13,7 +13,9 @@ import plotly.graph_objects as go
 import pytest
 
 from dashboard import figures as F
+from dashboard.figures.style import short
 from dashboard.report_html import build_report
+from metrics.meta.constraints import CONSTRAINTS
 
 SYSTEMS = ["alpha_sys", "beta_sys", "SVM_allfeatures_HAC_100%", "d"]
 
@@ -192,7 +194,6 @@ def test_testbed_cross_and_constraints_figures():
     fig = F.constraints_figure(cons)
     assert set(np.asarray(fig.data[0].text).ravel()) >= {"\u2713", "\u2717"}
     # column labels of the real constraint table break into short lines, so none overlap
-    from metrics.constraints import CONSTRAINTS
     real = pd.DataFrame({"metric": "purity", "constraint": list(CONSTRAINTS), "agrees": True})
     labels = list(F.constraints_figure(real).data[0].x)
     assert len(labels) == len(CONSTRAINTS)
@@ -235,7 +236,6 @@ def test_rank_moves_150_systems_top_30_on_even_slots():
 
 
 def test_short_keeps_the_distinguishing_end():
-    from dashboard.figures.style import short
     a, b = short("SVM_terms_jaccard_HAC_10%", 20), short("SVM_terms_jaccard_HAC_100%", 20)
     assert a != b and len(a) <= 20 and len(b) <= 20 and "\u2026" in b
     assert b.endswith("100%") and a.endswith("10%")

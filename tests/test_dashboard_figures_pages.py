@@ -10,11 +10,11 @@ import json
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
-
 from score_examples import random_score_table  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
 from test_dashboard_app import APP, PAGES, TIMEOUT  # noqa: E402  (shared page map, no tests)
 
+from dashboard import data
 from dashboard.figures import SCATTER_MAX_TOPICS  # noqa: E402
 
 
@@ -54,7 +54,6 @@ def test_many_topics_open_on_the_difference_view_and_switch_to_the_scatter():
     assert sum(len(t["customdata"]) for t in markers) == 2 * T  # every topic, both metrics
     # the counts above the blocks are the report's: A >=forall B + ... = T
     sel = at.session_state["_selection"]
-    from dashboard import data  # noqa: PLC0415 - the page's own cached calls
 
     rep = data.pair_report(sel, data.table(sel))
     texts = " ".join(a["text"] for a in diff["layout"]["annotations"])

@@ -4,6 +4,7 @@ labels never collide at the width they are laid out for."""
 
 from __future__ import annotations
 
+import colorsys
 import inspect
 import itertools
 
@@ -16,7 +17,7 @@ from dashboard import figures as F
 from dashboard.figures import ranking as R
 from dashboard.figures import typelevel as TL
 from dashboard.figures.style import CHAR_PX, MIN_FONT
-from metrics.analyses.pair_topics import topic_differences
+from metrics.analyses.per_topic import topic_differences
 
 LONG = [f"SVM_terms_jaccard_HAC_{k}%" for k in (0, 10, 20, 30, 100)]
 
@@ -212,7 +213,6 @@ def test_categories_differ_by_shape_or_dash(all_figures, name):
 
 def test_uir_and_parametric_uir_are_distant_colours():
     """Not two blues: the hue of the UIR and parametric-UIR curves differ by > 90 degrees."""
-    import colorsys
 
     def hue(h):
         r, g, b = (int(h[i:i + 2], 16) / 255 for i in (1, 3, 5))

@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
-
 from test_dashboard_app import APP, TIMEOUT, assert_clean  # noqa: E402
+
 
 def test_a_cleared_test_or_correction_box_means_the_profiles_choice():
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)

@@ -1,5 +1,6 @@
 """The Papers' tables page (AppTest) on the bundled RepLab 2013 campaign: it renders
-metrics.paper_tables of the page's own comparison (the values equal a direct computation from
+metrics.analyses.paper_tables of the page's own comparison (the values equal a direct computation
+from
 the score table), the jair2011 profile switches improved systems to the strict rule, and the
 random baselines are scored on request."""
 
@@ -8,16 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from metrics.analyses import compare  # noqa: E402
-from metrics.evaluate import evaluate  # noqa: E402
+from metrics.analyses.paper_tables import paper_tables  # noqa: E402
 from metrics.io import load  # noqa: E402
-from metrics.paper_tables import paper_tables  # noqa: E402
+from metrics.measures.scoring import evaluate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -31,9 +31,9 @@ def expected():
     t = evaluate(c, [P, R], missing="penalize")
     beds = c.topic_testbeds()
     out = {}
-    for profile, corr, strict in (("default", "holm", False), ("jair2011", "none", True)):
-        res = compare(t, P, R, test="wilcoxon", correction=corr, testbeds=beds)
-        out[profile] = paper_tables(res, t, strict_improved=strict)
+    for profile, corr in (("default", "holm"), ("jair2011", "none")):
+        res = compare(t, P, R, test="wilcoxon", correction=corr, testbeds=beds, profile=profile)
+        out[profile] = paper_tables(res, t)
     return out
 
 

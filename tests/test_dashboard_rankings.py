@@ -18,9 +18,9 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from metrics.analyses import compare  # noqa: E402
-from metrics.evaluate import evaluate  # noqa: E402
+from metrics.comparison.tie_ranking import ranking_from_comparison  # noqa: E402
 from metrics.io import load  # noqa: E402
-from metrics.tie_ranking import ranking_from_comparison  # noqa: E402
+from metrics.measures.scoring import evaluate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -49,7 +49,8 @@ def replab_table() -> pd.DataFrame:
 
 def direct_comparison(table, sel):
     return compare(table, sel.precision, sel.recall, alpha=sel.alpha, threshold=sel.threshold,
-                   test=sel.test, correction=sel.correction, average=sel.average)
+                   test=sel.test, correction=sel.correction, average=sel.average,
+                   profile=sel.profile)
 
 
 def shown(at: AppTest, n: int) -> pd.DataFrame:

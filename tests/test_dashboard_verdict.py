@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
-
-from metrics.analyses import PairReport, verdict_sentence
+from metrics.analyses import compare
+from metrics.measures.scoring import evaluate
+from metrics.reports.pair_report import PairReport, verdict_sentence
 
 
 def _rep(**kw) -> PairReport:
@@ -43,8 +43,6 @@ def test_not_robust_with_many_crossings():
 
 
 def test_sentence_follows_the_report_on_replab(demo_campaign):
-    from metrics.analyses import compare
-    from metrics.evaluate import evaluate
 
     table = evaluate(demo_campaign, ["bcubed_precision", "bcubed_recall"])
     comp = compare(table, "bcubed_precision", "bcubed_recall", alpha=0.5, threshold=0.25)

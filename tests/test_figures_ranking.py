@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.figures.ranking import COLOR_CYCLE, COLOR_NODE, REF_PLOT_PX, hasse_figure
-from metrics.tie_ranking import tie_ranking
+from metrics.comparison.tie_ranking import tie_ranking
 
 
 def _ranking():
@@ -32,7 +32,7 @@ def test_nodes_edges_and_layers():
     assert ex.size == 3 * 4 and np.isnan(ex[2::3]).all()
     segs = {(round(ex[i], 6), ey[i], round(ex[i + 1], 6), ey[i + 1]) for i in range(0, ex.size, 3)}
     want = {(round(pos[u][0], 6), pos[u][1], round(pos[l][0], 6), pos[l][1])
-            for u, l in r.hasse.itertuples(index=False)}
+            for u, l in r.hasse.itertuples(index=False)}  # noqa: E741 - u, l: upper, lower
     assert segs == want
     assert all(y0 > y1 for _, y0, _, y1 in segs)  # every edge goes down
     # cycle members marked

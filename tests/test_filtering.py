@@ -1,4 +1,5 @@
-"""Filtering measures (metrics/filtering.py; docs/meta-evaluation.md): hand-worked values, and
+"""Filtering measures (metrics/measures/organisation/filtering.py; docs/meta-evaluation.md):
+hand-worked values, and
 Reliability/Sensitivity of a filtering output against the pairwise definition (Hypothesis)."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics import filtering as flt
+from metrics.measures.organisation import filtering as flt
 
 # TP=3 FP=1 FN=2 TN=4 on topic 0; a second topic with nothing accepted.
 C = flt.FilteringCounts.of([3, 0], [1, 0], [2, 5], [4, 5])

@@ -1,4 +1,5 @@
-"""Bad input: every error (or note) names the file, the line and the problem (docs/measures.md §2)."""
+"""Bad input: every error (or note) names the file, the line and the problem (docs/measures.md
+§2)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.errors import CampaignFormatError
+from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io import load, load_files
 from metrics.io.long_table import read_long
 from metrics.io.replab import read_replab
@@ -232,7 +233,6 @@ def test_weight_not_a_number_semeval(tmp_path):
 
 # --- loose files --------------------------------------------------------------------------------
 def test_load_files_without_runs_and_missing_file(tmp_path):
-    from metrics.errors import UnanimityError
 
     with pytest.raises(UnanimityError, match="at least one run"):
         load_files(LONG / "gold.csv", [])

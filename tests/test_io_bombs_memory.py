@@ -16,8 +16,9 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
-
 from io_hostile_cases import GOLD, MIB, RUN, campaign, nested_zip, zip_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,8 +81,6 @@ def _bombs(tmp: Path) -> dict[str, Path]:
     inner = zip_of(campaign(tmp / "nest"), tmp / "inner.zip").read_bytes()
     (tmp / "deep.zip").write_bytes(nested_zip(1500, inner))
     out["zip_nested_1500"] = tmp / "deep.zip"
-    import pyarrow as pa
-    import pyarrow.parquet as pq
 
     n = 50_000_000
     idx = pa.array([0] * n, type=pa.int32())

@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 
 from metrics.errors import CampaignFormatError, UnanimityError
-from metrics.evaluate import evaluate
 from metrics.io import detect_format, load, load_files
 from metrics.io.conllu import read_tokens
-from metrics.typelevel.campaign import type_mappings
+from metrics.measures.scoring import evaluate, score_clusterings
+from metrics.measures.typelevel.type_entries import type_mappings
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_data" / "ud-ewt"
@@ -142,7 +142,6 @@ def test_bad_options(small):
 
 
 def test_type_metrics_on_a_campaign_without_types():
-    from metrics.evaluate import score_clusterings
 
     with pytest.raises(UnanimityError, match="word type of every item"):
         score_clusterings(["a", "b"], ["x", "x"], "type_macro_f")

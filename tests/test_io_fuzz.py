@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from io_hostile_cases import GOLD, RUN, parquet_bytes
 
 from metrics.errors import UnanimityError
 from metrics.io import detect_format, load, load_files
@@ -26,7 +27,6 @@ from metrics.io.replab import read_replab
 from metrics.io.scoretable import read_score_table
 from metrics.io.semeval import read_semeval
 from metrics.io.weps import read_weps
-from io_hostile_cases import GOLD, RUN, parquet_bytes
 
 #: examples per test; raise UNANIMITY_FUZZ_EXAMPLES for a longer hunt
 SETTINGS = settings(max_examples=int(os.environ.get("UNANIMITY_FUZZ_EXAMPLES", 60)), deadline=None,

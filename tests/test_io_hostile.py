@@ -13,19 +13,32 @@ import signal
 import zipfile
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
+from io_hostile_cases import (
+    GOLD,
+    MIB,
+    RUN,
+    campaign,
+    deflate_member_zip,
+    gzip_bomb,
+    nested_zip,
+    parquet_bytes,
+    patch_method,
+    zip_of,
+)
 
+from metrics.cli import main
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io import load, load_files
+from metrics.io.archive import open_root
 from metrics.io.long_table import read_long
+from metrics.io.replab import read_replab
 from metrics.io.scoretable import read_score_table
 from metrics.io.semeval import read_semeval
-from metrics.io.archive import open_root
 from metrics.io.source import Budget, Meter
-from io_hostile_cases import (
-    GOLD, MIB, RUN, campaign, deflate_member_zip, gzip_bomb, nested_zip, parquet_bytes,
-    patch_method, zip_of,
-)
+from metrics.io.weps import read_weps
 
 
 def _error(fn, *args, **kw) -> CampaignFormatError:
@@ -300,8 +313,6 @@ def test_parquet_list_column(tmp_path):
 
 def test_parquet_bomb_by_rows(tmp_path):
     p = tmp_path / "g.parquet"
-    import pyarrow as pa
-    import pyarrow.parquet as pq
 
     n = 3_000_000
     t = pa.table({"topic": pa.array(["j"] * n).dictionary_encode(),
@@ -385,13 +396,13 @@ def test_utf8_read_as_latin1_in_replab_is_noted(tmp_path):
     p = tmp_path / "g.tsv"
     p.write_text('"entity_id"\t"tweet_id"\t"topic"\n"RL2013D01E001"\t"1"\t"Café"\n',
                  encoding="utf-8")
-    from metrics.io.replab import read_replab
 
     raw = read_replab(p)
     assert any("valid UTF-8" in n.problem for n in raw.notes)
 
 
-# --- the command line: exit 2, one line naming the file --------------------------------------------
+# --- the command line: exit 2, one line naming the file
+# --------------------------------------------
 def _cases(tmp: Path) -> dict[str, tuple[Path, str]]:
     """Hostile campaigns for the CLI: case -> (path, what the message must name)."""
     out = {}
@@ -417,7 +428,6 @@ def _cases(tmp: Path) -> dict[str, tuple[Path, str]]:
 @pytest.mark.parametrize("command", [["info"], ["info", "--json"], ["evaluate"],
                                      ["compare", "--metrics", "reliability,sensitivity"]])
 def test_cli_exit_2_with_one_line(tmp_path, capsys, command):
-    from metrics.cli import main
 
     for case, (path, named) in _cases(tmp_path).items():
         argv = [command[0], str(path), *command[1:]]
@@ -429,7 +439,6 @@ def test_cli_exit_2_with_one_line(tmp_path, capsys, command):
 
 
 def test_cli_compare_out_is_a_file(tmp_path, capsys):
-    from metrics.cli import main
 
     root = campaign(tmp_path)
     (tmp_path / "taken").write_text("x")
@@ -453,7 +462,6 @@ def test_unreadable_runs_folder(tmp_path, monkeypatch):
 
 
 def test_xml_entity_expansion_bomb(tmp_path):
-    from metrics.io.weps import read_weps
 
     ents = "".join(f'<!ENTITY {chr(98 + i)} "' + f"&{chr(97 + i)};" * 10 + '">' for i in range(9))
     p = tmp_path / "A.clust.xml"

@@ -21,7 +21,7 @@ from metrics.errors import CampaignFormatError
 from metrics.io import load
 from metrics.io.testbeds import read_testbeds
 from metrics.io.testbeds import testbeds_option as rule_of_option  # not collected as a test
-from metrics.reported import read_reported
+from metrics.reports.reported_checks import read_reported
 
 BEDS = {f"T{t:02d}": ("news" if t < 4 else "web") for t in range(7)}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import numpy as np
@@ -81,7 +82,6 @@ def test_2013_graded_senses_keep_weights():
 
 
 def test_gzip_key(tmp_path):
-    import gzip
 
     data = (SEM / "sem2010" / "gold.key").read_bytes()
     (tmp_path / "gold.key.gz").write_bytes(gzip.compress(data))

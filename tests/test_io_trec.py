@@ -12,14 +12,12 @@ import gzip
 from pathlib import Path
 
 import ir_measures
-import numpy as np
 import pytest
 
 from metrics.cli import main
-from metrics.errors import CampaignFormatError
-from metrics.evaluate import evaluate
+from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io import detect_format, load, load_files
-from metrics.io.trec import read_run
+from metrics.measures.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "tests" / "data" / "trec_small"
@@ -42,8 +40,8 @@ def test_run_order_is_trec_evals_ties_by_docid_descending():
     assert _levels(camp, "tied", "t1") == ["d9", "d3", "d1", "d5", "d2"]
     assert _levels(camp, "tied", "t2") == ["e9", "e3", "e1"]
     assert _levels(camp, "ranked", "t1") == ["d1", "d2", "d4", "d7"]
-    # the rank column is ignored, as trec_eval ignores it
-    assert list(read_run(SMALL / "runs" / "tied.run")["level"][:3]) == [1, 2, 3]
+    # the rank column is ignored, as trec_eval ignores it: d3 was written at rank 1
+    assert _levels(camp, "tied", "t1")[0] == "d9"
 
 
 def test_qrels_grades_become_levels_and_the_tail():
@@ -128,7 +126,19 @@ def test_ir_measures_equal_trec_eval_on_trec_dl_2019():
     ("qrels.txt", "q1 0 d1 1\nq1 0 d2\n", 2, "expected 4 whitespace-separated fields"),
     ("qrels.txt", "q1 0 d1 1\nq1 0 d2 high\n", 2, "grade 'high' is not a whole number"),
     ("x.run", "q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 abc r\n", 2, "score 'abc' is not a number"),
-    ("x.run", "q1 Q0 d1 1 0.5 r\n\nq1 Q0 d2 2 0.4 r extra\n", 3, "found 7"),
+    ("x.run", "q1 Q0 d1 1 0.5 r\n\nq1 Q0 d2 2 0.4\n", 3, "found 5"),
+    ("x.run", "q1 Q0 d1 1 0.5 r\n# c\nq1 Q0 d2 2 nan r\n", 3, "score nan is not a finite"),
+    ("qrels.txt", "q1 0 d1 1\nq1 0 d2 1 extra\n", 2, "trec_eval refuses a field after"),
+    # NaN / inf refused alike in runs and qrels, any whitespace, with the line
+    ("x.run", "q1 Q0 d1 1 nan r\n", 1, "score nan is not a finite number"),
+    ("x.run", "# c\nq1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 -inf r\n", 3, "score -inf is not a finite"),
+    ("x.run", "q1 Q0 d1 1 0.5 r\n\n q1\tQ0 d2 2 Infinity r\r\n", 3, "score inf is not a finite"),
+    ("x.run", "q1 Q0 d1 1 0.5 r\n  q1  Q0  d2  2  0.4\n", 2, "found 5"),
+    ("qrels.txt", "q1 0 d1 1\n# c\nq1 0 d2 nan\n", 3, "grade 'nan' is not a whole number"),
+    ("qrels.txt", "q1 0 d1 1\nq1 0 d2 1.5\n", 2, "grade '1.5' is not a whole number"),
+    ("qrels.txt", "q1\t0\td1\t1\nq1\t0\td2\t1\tx\n", 2, "trec_eval refuses a field after"),
+    ("qrels.txt", "# only\n  # comments\n", None, "only comment lines"),
+    ("x.run", " \n\t\n", None, "file is empty"),
 ])
 def test_bad_trec_lines_name_file_line_and_problem(tmp_path, name, text, line, problem):
     folder = tmp_path / "c"
@@ -140,7 +150,7 @@ def test_bad_trec_lines_name_file_line_and_problem(tmp_path, name, text, line, p
     with pytest.raises(CampaignFormatError) as err:
         load(folder)
     assert err.value.line == line and problem in err.value.problem
-    assert name in err.value.path
+    assert name in err.value.path and "\n" not in str(err.value)
 
 
 def test_duplicates_and_conflicts_are_reported(tmp_path):
@@ -179,7 +189,7 @@ def test_cli_evaluate_info_compare_on_a_trec_campaign(tmp_path, capsys):
 
 
 def test_clustering_metrics_are_refused_on_a_ranking_campaign():
-    from metrics.errors import UnanimityError
 
-    with pytest.raises(UnanimityError, match="clustering metrics \\(bcubed_precision\\)"):
+    with pytest.raises(UnanimityError, match="clustering metrics \\(bcubed_precision\\)") as err:
         evaluate(load(SMALL), "reliability,bcubed_precision")
+    assert "'trec_small' is a ranking campaign (TREC qrels and runs" in str(err.value)

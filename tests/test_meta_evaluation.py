@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import spearmanr
 
-from metrics.meta_evaluation import meta_evaluate, robustness, scaled_ranks, strictness
+from metrics.meta.meta_evaluation import meta_evaluate, robustness, scaled_ranks, strictness
 
 SYSTEMS = ["A", "B", "C", "D"]
 TOPICS = ["t1", "t2", "t3"]

@@ -12,20 +12,19 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from metrics.campaign import Campaign
 from metrics.errors import UnanimityError
-from metrics.evaluate import evaluate
 from metrics.io import load
-from metrics.organisation.build import build_organisation_campaign
-from metrics.organisation.weights import level_weights, shift
-from metrics.registry import default_metric_pairs, parse_metric
+from metrics.io.organisation_build import build_organisation_campaign
+from metrics.measures.organisation.weights import level_weights, shift
+from metrics.measures.registry import default_metric_pairs, parse_metric
+from metrics.measures.scoring import evaluate
+from metrics.model.campaign import Campaign
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"

@@ -2,7 +2,8 @@
 
 The brute force below reads the definitions of ``docs/organisation.md`` (§3, §5) literally: every
 occurrence, every other occurrence, every relation, its count in each output, the tail as one
-element. It shares nothing with :mod:`metrics.organisation.reliability` but the weights (checked
+element. It shares nothing with :mod:`metrics.measures.organisation.reliability` but the weights
+(checked
 on their own in ``tests/test_organisation.py``).
 """
 
@@ -12,8 +13,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.organisation.reliability import Side, directional
-from metrics.organisation.weights import level_weights
+from metrics.measures.organisation.reliability import Side, directional
+from metrics.measures.organisation.weights import level_weights
 
 
 def _weights(occ, tail, n, w):

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from metrics.errors import CampaignFormatError
-from metrics.evaluate import evaluate
 from metrics.io import detect_format, load, load_files
+from metrics.measures.scoring import evaluate
 
 HAND = Path(__file__).resolve().parent / "data" / "organisation" / "handworked"
 

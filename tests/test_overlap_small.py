@@ -1,4 +1,4 @@
-"""The overlap kernel (metrics.cluster.overlap.overlap_scores) against the brute-force
+"""The overlap kernel (metrics.measures.clustering.overlap.overlap_scores) against the brute-force
 definitions of tests/bruteforce.py: extended BCubed P/R and occurrence-level R&S, one topic or
 many at once, with and without missing items under ``penalize``, straight from label sets.
 
@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import warnings
 
+import bruteforce as bf
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bruteforce as bf
-import metrics.cluster.overlap as ov
-from metrics.cluster.overlap import extended_bcubed_from_sets
+import metrics.measures.clustering.overlap as ov
+from metrics.measures.clustering.overlap import extended_bcubed_from_sets
 
 
 def _kernel(topics):

@@ -1,4 +1,4 @@
-"""The per-topic difference view of a pair (metrics.analyses.pair_topics.topic_differences): by
+"""The per-topic difference view of a pair (metrics.analyses.per_topic.topic_differences): by
 hand on the JAIR example, against a plain-Python sort, and with a lower-is-better metric."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from score_examples import JAIR
 
 from metrics.analyses import pair_topics, topic_differences
-from metrics.analyses.pair_topics import WINNER_ORDER
-from score_examples import JAIR
+from metrics.analyses.per_topic import WINNER_ORDER
 
 
 def test_hand_worked_jair_example():

@@ -1,4 +1,5 @@
-"""The papers' tables and the jair2011 profile (metrics/paper_tables.py, metrics/profiles.py) on
+"""The papers' tables and the jair2011 profile (metrics/analyses/paper_tables.py,
+metrics/comparison/profiles.py) on
 synthetic campaigns written out here, with the counts worked by hand for each convention."""
 
 from __future__ import annotations
@@ -11,14 +12,18 @@ import pytest
 from scipy import stats
 
 from metrics.analyses import compare
-from metrics.bundle import open_bundle
-from metrics.cli import main
-from metrics.combine import f_alpha
-from metrics.io import load
-from metrics.paper_tables import (
-    improved_systems, jair_table5, jair_table6, random_baselines_by_k, weakest_metric_top,
+from metrics.analyses.paper_tables import (
+    jair_table5,
+    jair_table6,
+    random_baselines_by_k,
+    weakest_metric_top,
     weps_table2,
 )
+from metrics.cli import main
+from metrics.comparison.combine import f_alpha
+from metrics.comparison.reference import improved_systems
+from metrics.io import load
+from metrics.reports.bundle import open_bundle
 
 # Three systems, eight topics. A scores 0.5 on both metrics everywhere.
 #   B = A + dB on both metrics: two topics down (|d| ranks 1, 2), six up -> Wilcoxon W- = 3,

@@ -11,21 +11,21 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import integrate, special, stats
+from test_uir import random_table
 
-import metrics.parametric as parametric
+import metrics.comparison.parametric as parametric
 from metrics.analyses import compare
 from metrics.comparison.orthant import adaptive_integral, bvn_cdf, tvn_cdf
 from metrics.comparison.orthant_lattice import orthant_difference
-from metrics.comparison.parametric_batch import uir_from_deltas
-from metrics.parametric import (
+from metrics.comparison.parametric import (
     parametric_all_pairs,
     parametric_from_deltas,
     parametric_pairs,
     parametric_uir,
 )
-from metrics.scores import score_cube
-from metrics.uir import oriented
-from test_uir import random_table
+from metrics.comparison.parametric_batch import uir_from_deltas
+from metrics.comparison.uir import oriented
+from metrics.model.score_table import score_cube
 
 
 def _corr(C: np.ndarray) -> np.ndarray:

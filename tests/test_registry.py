@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.errors import UnanimityError
-from metrics.registry import (
+from metrics.measures.registry import (
     METRIC_PAIRS,
     MetricInfo,
     MetricSpec,

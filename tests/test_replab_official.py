@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metrics.evaluate import evaluate
 from metrics.io import load
+from metrics.measures.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "campaigns" / "replab2013"  # the shared folder next to the repository

@@ -14,7 +14,7 @@ import pytest
 
 from metrics.analyses import compare
 from metrics.cli import main
-from metrics.tie_ranking import ranking_from_comparison
+from metrics.comparison.tie_ranking import ranking_from_comparison
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "replab2013_official_rs.csv.gz"
 
@@ -88,7 +88,7 @@ def test_compare_latex_top_option(tmp_path, capsys):
 
 def test_html_report_tables(result):
     pytest.importorskip("streamlit")
-    from dashboard import report_html
+    from dashboard import report_html  # noqa: PLC0415 - after importorskip
 
     tr = ranking_from_comparison(result)
     frame = report_html.tie_groups_frame(tr.to_dataframe(), 10)

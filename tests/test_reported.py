@@ -1,4 +1,5 @@
-"""check-reported (metrics/reported.py, metrics/commands/check_reported.py) on hand-made tables:
+"""check-reported (metrics/reports/reported_checks.py, metrics/commands/check_reported.py) on
+hand-made tables:
 consistent rows, a row consistent only at another alpha, impossible rows, percentages, the
 ranking by alpha and under unanimity, bad input."""
 
@@ -11,9 +12,9 @@ import pandas as pd
 import pytest
 
 from metrics.cli import main
-from metrics.combine import f_alpha
+from metrics.comparison.combine import f_alpha
 from metrics.errors import UnanimityError
-from metrics.reported import check_reported, read_reported
+from metrics.reports.reported_checks import check_reported, read_reported
 
 # A: F_0.5(0.60, 0.40) = 2 * 0.24 / 1.0 = 0.48 exactly                      -> consistent
 # B: F_0.5(0.80, 0.40) = 0.5333 but 0.67 reported; F_0.8 = 1 / (1 + 0.5) = 0.6667 -> other alpha
@@ -86,7 +87,8 @@ def test_rankings_by_alpha_and_unanimity(table_file):
 
 def test_percentages_and_alpha_column(tmp_path):
     path = tmp_path / "paper.tsv"
-    # F_0.5 (alpha weights precision here) of P = 87.5, R = 80.0 is 83.58; 85.9 fits F_{alpha ~ 0.76}
+    # F_0.5 (alpha weights precision here) of P = 87.5, R = 80.0 is 83.58; 85.9 fits F_{alpha ~
+    # 0.76}
     path.write_text("model\tP\tR\tF1\talpha\nx\t87.5\t80.0\t83.6\t0.5\ny\t87.5\t80.0\t85.9\t0.5\n")
     res = check_reported(read_reported(path))
     rows = res.rows.set_index("system")
@@ -135,7 +137,6 @@ def test_beta_convention(tmp_path):
     # = 0.4 / 0.6 = 0.6667 = F_alpha at alpha = 1 / (1 + 0.25) = 0.8
     path = tmp_path / "paper.csv"
     path.write_text("system,precision,recall,F0.5\nB,0.80,0.40,0.667\n")
-    from metrics.reported import alpha_of_beta
 
     assert alpha_of_beta(0.5) == pytest.approx(0.8) and alpha_of_beta(1) == 0.5
     assert check_reported(read_reported(path), alpha_of_beta(0.5)).rows["status"].tolist() == ["consistent"]
@@ -148,7 +149,10 @@ def test_beta_convention(tmp_path):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from metrics.reported import _alpha_ranks  # noqa: E402
+from metrics.reports.reported_checks import (  # noqa: E402
+    _alpha_ranks,
+    alpha_of_beta,
+)
 
 
 @settings(max_examples=80, deadline=None)

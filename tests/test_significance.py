@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from metrics.significance import (
+from metrics.analyses import compare
+from metrics.comparison.significance import (
     bootstrap_ci,
     correct_pvalues,
     pair_classes,
@@ -198,7 +199,6 @@ def test_wilcoxon_on_a_single_tied_topic_is_undefined_not_an_error():
     tab = pd.DataFrame([("a", "t1", "P", .5), ("a", "t1", "R", .5),
                         ("b", "t1", "P", .5), ("b", "t1", "R", .3)],
                        columns=["system", "topic", "metric", "value"])
-    from metrics.analyses import compare
 
     result = compare(tab, "P", "R")
     assert set(result.pairs["pair_class"]) == {"none"}

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import pytrec_eval
 
-from metrics.meta_evaluation import meta_evaluate
+from metrics.meta.meta_evaluation import meta_evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,9 +85,7 @@ def test_trec_dl_scores_equal_trec_eval(table8):
     computed here with pytrec_eval directly (relevance_level=2)."""
     if not SHARED_DL.exists():
         pytest.skip(f"TREC DL 2019 not found at {SHARED_DL}")
-    import gzip
 
-    import pytrec_eval
 
     table, depth = table8.ir_scores(SHARED_DL, systems=["bm25base_p"])
     assert depth.to_dict() == {"bm25base_p": 1000.0}

@@ -1,4 +1,5 @@
-"""Ranking with tie groups (metrics/tie_ranking.py): hand-worked orders, a UIR cycle, and on
+"""Ranking with tie groups (metrics/comparison/tie_ranking.py): hand-worked orders, a UIR cycle, and
+on
 RepLab 2013 a property test over all pairs against the rule."""
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.analyses import compare
+from metrics.comparison.tie_ranking import RANKING_COLUMNS, ranking_from_comparison, tie_ranking
 from metrics.errors import UnanimityError
-from metrics.tie_ranking import RANKING_COLUMNS, ranking_from_comparison, tie_ranking
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "replab2013_official_rs.csv.gz"
 

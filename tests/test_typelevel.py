@@ -12,10 +12,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.evaluate import evaluate
+from metrics.errors import UnanimityError
 from metrics.io import load_files
-from metrics.typelevel.measures import (MAPPINGS, MEASURES, TypeEntries, best_mapping,
-                                        score_mapping, type_scores)
+from metrics.measures.registry import available_metrics, direction, parse_metric
+from metrics.measures.scoring import evaluate
+from metrics.measures.typelevel.type_scores import (
+    MAPPINGS,
+    MEASURES,
+    TypeEntries,
+    best_mapping,
+    score_mapping,
+    type_scores,
+)
 
 # --- an independent route, straight from the definitions, with Python sets --------------------
 
@@ -269,8 +277,6 @@ def test_monosemous_macro_recall_is_type_level_many_to_one_accuracy(pairs):
 
 
 def test_metric_names_with_a_mapping():
-    from metrics.errors import UnanimityError
-    from metrics.registry import available_metrics, direction, parse_metric
 
     assert str(parse_metric("type_macro_f")) == "type_macro_f"
     assert str(parse_metric("type_macro_f(mapping=one_to_one)")) == "type_macro_f"

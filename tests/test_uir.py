@@ -10,15 +10,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
+from score_examples import JAIR, long_table
 
-from metrics.parametric import parametric_from_deltas, parametric_uir, parametric_uir_matrix
-from metrics.uir import (
+from metrics.comparison.parametric import (
+    parametric_from_deltas,
+    parametric_uir,
+    parametric_uir_matrix,
+)
+from metrics.comparison.reference import reference_systems
+from metrics.comparison.uir import (
     UIRMatrix,
-    reference_systems,
     uir,
     uir_matrix,
 )
-from score_examples import JAIR, long_table
+from metrics.model.score_table import campaign_means, score_cube, validate_score_table
 
 
 def test_jair_worked_example():
@@ -277,11 +282,11 @@ def test_parametric_table_and_matrix():
     assert parametric_uir(JAIR, "a", "a", ["precision", "recall"]) == 0.0
 
 
-# --- score tables (metrics.scores) -----------------------------------------------------------
+# --- score tables (metrics.model.score_table)
+# -----------------------------------------------------------
 
 
 def test_validate_score_table_errors():
-    from metrics.scores import validate_score_table  # noqa: PLC0415
 
     with pytest.raises(ValueError, match="missing column"):
         validate_score_table(JAIR.drop(columns="value"))
@@ -296,7 +301,6 @@ def test_validate_score_table_errors():
 
 
 def test_score_cube_and_means():
-    from metrics.scores import campaign_means, score_cube  # noqa: PLC0415
 
     t = JAIR[~((JAIR.system == "b") & (JAIR.topic == "t9") & (JAIR.metric == "recall"))]
     cube = score_cube(t, ["recall", "precision"], systems=["b", "a"])

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import io as _io
 import os
 import time
 import zipfile
 
 import pytest
+from io_hostile_cases import GOLD, RUN
+from test_dashboard_app import new_app, upload
 
 from dashboard.uploads import (
-    UploadLimits, UploadSpace, safe_name, sweep, upload_key, user_text,
+    UploadLimits,
+    UploadSpace,
+    safe_name,
+    sweep,
+    upload_key,
+    user_text,
 )
 from metrics.errors import UnanimityError
 from metrics.io import load, load_files
-from io_hostile_cases import GOLD, RUN
 
 
 @pytest.mark.parametrize("given, stored", [
@@ -125,9 +132,9 @@ def test_errors_name_the_files_as_uploaded(tmp_path):
         "or empty field)"
 
 
-# --- through the Data page (Streamlit AppTest) ------------------------------------------------------
+# --- through the Data page (Streamlit AppTest)
+# ------------------------------------------------------
 def test_hostile_uploads_on_the_data_page():
-    from test_dashboard_app import upload, new_app
 
     at = upload(new_app(), [("..", b"topic,item,cluster\nj,a,x\n", "text/csv")])
     assert not at.exception
@@ -135,7 +142,6 @@ def test_hostile_uploads_on_the_data_page():
                             ("gold.csv", RUN.encode(), "text/csv")])
     assert not at.exception
     assert "two uploaded files are named 'gold.csv'" in " ".join(e.value for e in at.error)
-    import io as _io
 
     buf = _io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:

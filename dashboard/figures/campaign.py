@@ -1,5 +1,9 @@
 """Charts of the whole campaign: F_alpha curves, rank moves, the UIR matrix, the UIR-threshold
-curve, Delta F vs UIR, the weakest metric, the formal constraints."""
+curve, Delta F vs UIR, the weakest metric, the formal constraints.
+
+(Size: about 420 lines, one builder per campaign chart; the dashboard's restructure splits
+it.)
+"""
 
 from __future__ import annotations
 
@@ -10,22 +14,22 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.figures.style import (
-    OKABE_ITO,
     COLOR_A,
     COLOR_B,
-    COLOR_TIED,
-    COLOR_OTHER,
-    COLOR_UP,
     COLOR_DOWN,
+    COLOR_OTHER,
+    COLOR_TIED,
+    COLOR_UP,
     DIVERGING,
-    MIN_FONT,
     LABEL_FONT,
-    short,
-    layout,
-    f_label,
-    alpha_label,
-    role_color,
+    MIN_FONT,
+    OKABE_ITO,
     ROLE_DASHES,
+    alpha_label,
+    f_label,
+    layout,
+    role_color,
+    short,
 )
 
 __all__ = [
@@ -54,7 +58,7 @@ def f_curves_figure(
     Parameters
     ----------
     curves : DataFrame
-        Index alpha, one column per system (``metrics.combine.f_curves``).
+        Index alpha, one column per system (``metrics.comparison.combine.f_curves``).
     highlight : mapping system -> role
         ``"A"`` and ``"B"`` get the pair colours; other roles are black.
     """
@@ -136,7 +140,7 @@ def rank_moves_figure(
     kind = np.where(r2 < r1, "moves up", np.where(r2 > r1, "moves down", "same rank"))
     hover = np.array([f"{x}<br>\u03b1={alpha1:.2f}: rank {a} (F={p:.3f})"
                       f"<br>\u03b1={alpha2:.2f}: rank {b} (F={q:.3f})"
-                      for x, a, b, p, q in zip(names, r1, r2, f1, f2)], dtype=object)
+                      for x, a, b, p, q in zip(names, r1, r2, f1, f2, strict=True)], dtype=object)
     style = {"moves up": (COLOR_UP, "solid", 1.8, "triangle-up"),
              "moves down": (COLOR_DOWN, "dash", 1.8, "triangle-down"),
              "same rank": (COLOR_TIED, "dot", 1.4, "circle")}
@@ -165,12 +169,12 @@ def rank_moves_figure(
     fig.add_trace(go.Scatter(
         x=np.zeros(n), y=slot1, mode="text",
         text=[f"{t}{short(x, NAME_CHARS - len(t))}  {a}\u2002\u2002"
-              for t, x, a in zip(tag, names, r1)],
+              for t, x, a in zip(tag, names, r1, strict=True)],
         textposition="middle left", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     fig.add_trace(go.Scatter(
         x=np.ones(n)[order2], y=slot2[order2], mode="text",
         text=[f"\u2002\u2002{b}  {t}{short(x, NAME_CHARS - len(t))}"
-              for t, x, b in zip(tag[order2], names[order2], r2[order2])],
+              for t, x, b in zip(tag[order2], names[order2], r2[order2], strict=True)],
         textposition="middle right", textfont=dict(size=12), showlegend=False, hoverinfo="skip"))
     height = max(380, 22 * n + 160)
     shown = f"top {n}" if top is not None and len(moves) > n else f"all {n}"
@@ -283,7 +287,7 @@ def threshold_curve_figure(curve: pd.DataFrame, threshold: float,
               (OKABE_ITO["orange"], "dashdot"), (OKABE_ITO["purple"], "longdashdot"),
               (OKABE_ITO["sky"], "5px,2px,1px,2px")]
     fig = go.Figure()
-    for (col, label), (color, dash) in zip(series.items(), styles):
+    for (col, label), (color, dash) in zip(series.items(), styles, strict=False):
         if col not in curve.columns:
             continue
         fig.add_trace(go.Scatter(
@@ -411,7 +415,8 @@ def constraints_figure(df: pd.DataFrame, title: str | None = None) -> go.Figure:
         textfont=dict(size=16),
         hovertemplate="%{y}<br>%{x}: %{text}<extra></extra>",
     ))
-    layout(fig, title or "Formal constraints each metric satisfies", height=max(320, 26 * len(metrics) + 160))
+    layout(fig, title or "Formal constraints each metric satisfies",
+           height=max(320, 26 * len(metrics) + 160))
     # column labels upright (two short lines turned 90 degrees): five columns of a narrow plot
     # (1024 px screen, long metric names on the left) are ~40 px wide
     fig.update_layout(margin=dict(l=200, r=30, t=170, b=30))

@@ -12,20 +12,18 @@ import plotly.graph_objects as go
 from dashboard.figures.style import (
     COLOR_A,
     COLOR_B,
-    COLOR_TIED,
-    COLOR_BIASED,
+    LABEL_FONT,
+    MIN_FONT,
+    SEQUENTIAL,
     WINNER_COLORS,
     WINNER_DASHES,
     WINNER_PATTERNS,
     WINNER_SYMBOLS,
-    MIN_FONT,
-    LABEL_FONT,
-    SEQUENTIAL,
-    short,
-    layout,
-    f_label,
     alpha_label,
+    f_label,
+    layout,
     role_color,
+    short,
 )
 
 __all__ = [
@@ -56,13 +54,13 @@ def pair_curves_figure(
     curves : DataFrame
         Index alpha, columns including ``a`` and ``b``.
     crossings : sequence of float
-        Alphas where the order flips (``metrics.combine.crossings``).
+        Alphas where the order flips (``metrics.comparison.combine.crossings``).
     """
     alphas = curves.index.to_numpy(dtype=float)
     ya, yb = curves[a].to_numpy(dtype=float), curves[b].to_numpy(dtype=float)
     fig = go.Figure()
     bounds = [0.0, *sorted(float(c) for c in crossings), 1.0]
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
         mid = 0.5 * (lo + hi)
         k = int(np.argmin(np.abs(alphas - mid)))
         if np.isnan(ya[k]) or np.isnan(yb[k]) or ya[k] == yb[k]:
@@ -71,7 +69,8 @@ def pair_curves_figure(
         fig.add_vrect(x0=lo, x1=hi, fillcolor=role_color(leader), opacity=0.08, line_width=0,
                       layer="below")
         fig.add_annotation(x=mid, y=1.0, yref="paper", yanchor="bottom", showarrow=False,
-                           text=f"{leader} ahead", font=dict(size=MIN_FONT, color=role_color(leader)))
+                           text=f"{leader} ahead",
+                           font=dict(size=MIN_FONT, color=role_color(leader)))
     fig.add_trace(go.Scatter(x=alphas, y=ya, mode="lines", name=f"A: {short(a, 34)}",
                              line=dict(color=COLOR_A, width=3),
                              hovertemplate=f"{a}<br>\u03b1=%{{x:.2f}}<br>F=%{{y:.4f}}<extra>A</extra>"))
@@ -146,7 +145,7 @@ def pair_scatter_figure(
     topics : DataFrame
         One row per topic: ``topic, a_precision, a_recall, b_precision, b_recall, winner``
         (winner in ``a, b, tied, biased``), as :func:`dashboard.data.pair_topic_frame` shapes the
-        output of ``metrics.analyses.pair_topics``.
+        output of ``metrics.analyses.per_topic``.
     """
     fig = go.Figure()
     names = {"a": f"A \u2265\u2200 B ({short(a, 20)})", "b": f"B \u2265\u2200 A ({short(b, 20)})",
@@ -171,9 +170,11 @@ def pair_scatter_figure(
             x=topics[f"{who}_recall"], y=topics[f"{who}_precision"], mode="markers",
             name=f"{role}: {short(name, 30)}",
             marker=dict(symbol=sym, size=9, color=color, line=dict(color="white", width=1)),
-            customdata=np.stack([topics["topic"].astype(str), topics["winner"].astype(str)], axis=1),
+            customdata=np.stack([topics["topic"].astype(str), topics["winner"].astype(str)],
+                                axis=1),
             hovertemplate=(f"topic %{{customdata[0]}}<br>{name}<br>{precision}=%{{y:.3f}}"
-                           f"<br>{recall}=%{{x:.3f}}<br>winner: %{{customdata[1]}}<extra>{role}</extra>"),
+                           f"<br>{recall}=%{{x:.3f}}<br>winner: %{{customdata[1]}}"
+                           f"<extra>{role}</extra>"),
         ))
     if selected_topic is not None and (topics["topic"].astype(str) == str(selected_topic)).any():
         r = topics[topics["topic"].astype(str) == str(selected_topic)].iloc[0]
@@ -280,7 +281,7 @@ def pair_differences_figure(
     Parameters
     ----------
     diffs : DataFrame
-        :func:`metrics.analyses.pair_topics.topic_differences`: ``topic, winner, position`` and
+        :func:`metrics.analyses.per_topic.topic_differences`: ``topic, winner, position`` and
         ``oriented_<metric>`` (> 0: A better on that metric), in display order (A's unanimous
         wins, tied, mixed, B's unanimous wins; each block from A's largest mean gain down).
     metrics : sequence of str
@@ -294,11 +295,11 @@ def pair_differences_figure(
         symbol (:data:`~dashboard.figures.style.WINNER_SYMBOLS`). The blocks are separated by
         dotted lines and named with their count above the first row.
     """
-    from plotly.subplots import make_subplots  # noqa: PLC0415
+    from plotly.subplots import make_subplots  # noqa: PLC0415 - deferred: heavy, only for this figure
 
     # the winner classes in display order (owned by metrics; imported here, not at module
     # import, so that opening the dashboard does not wait for the analyses package)
-    from metrics.analyses.pair_topics import WINNER_ORDER  # noqa: PLC0415
+    from metrics.analyses.per_topic import WINNER_ORDER  # noqa: PLC0415 - deferred: heavy, only for this figure
 
     metrics = [str(m) for m in metrics]
     k = max(1, len(metrics))

@@ -1,8 +1,9 @@
 """Pure Plotly builder of the Hasse diagram of the ranking with tie groups
-(:mod:`metrics.tie_ranking`; docs/rankings.md).
+(:mod:`metrics.comparison.tie_ranking`; docs/rankings.md).
 
 No Streamlit and no computation of the order here: the builder draws the table and the edges
-:class:`metrics.tie_ranking.TieRanking` computed. One row of nodes per tie group (group 1 on
+:class:`metrics.comparison.tie_ranking.TieRanking` computed. One row of nodes per tie group (group 1
+on
 top), systems of a group left to right in the table's order (campaign F_alpha), one line per
 covering pair (a directly above b with nothing between), systems of a merged UIR cycle marked.
 """
@@ -118,10 +119,11 @@ def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = N
     Parameters
     ----------
     table : DataFrame
-        :meth:`metrics.tie_ranking.TieRanking.to_dataframe`: ``system, rank_low, rank_high,
+        :meth:`metrics.comparison.tie_ranking.TieRanking.to_dataframe`: ``system, rank_low,
+        rank_high,
         group, block`` and optionally ``score``; rows in display order.
     edges : DataFrame
-        :attr:`metrics.tie_ranking.TieRanking.hasse`: ``upper, lower``.
+        :attr:`metrics.comparison.tie_ranking.TieRanking.hasse`: ``upper, lower``.
     title : str, optional
     score_label : str
         Name of ``score`` in the hover text.
@@ -146,16 +148,20 @@ def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = N
     sizes = pd.Series(block).map(pd.Series(block).value_counts()).to_numpy()
     in_cycle = sizes > 1
     labels, textpos, most = _labels(table, x)
-    score = table["score"].to_numpy(dtype=np.float64) if "score" in table else np.full(len(table), np.nan)
+    score = (table["score"].to_numpy(dtype=np.float64) if "score" in table
+             else np.full(len(table), np.nan))
     interval = [f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                for lo, hi in zip(table["rank_low"], table["rank_high"])]
-    hover = [f"<b>{s}</b><br>group {g}, rank {iv}" + (f"<br>{score_label} {v:.4f}" if v == v else "")
+                for lo, hi in zip(table["rank_low"], table["rank_high"], strict=True)]
+    hover = [f"<b>{s}</b><br>group {g}, rank {iv}"
+             + (f"<br>{score_label} {v:.4f}" if v == v else "")
              + ("<br>in a UIR cycle (tied)" if c else "")
-             for s, g, iv, v, c in zip(table["system"], table["group"], interval, score, in_cycle)]
+             for s, g, iv, v, c in zip(table["system"], table["group"], interval, score, in_cycle,
+                                       strict=True)]
     fig.add_trace(go.Scatter(
         x=x, y=y, mode="markers+text", name="system", text=labels, textposition=textpos,
         marker=dict(size=12, color=np.where(in_cycle, COLOR_CYCLE, COLOR_NODE),
-                    symbol=np.where(in_cycle, "diamond", "circle"), line=dict(color="white", width=1)),
+                    symbol=np.where(in_cycle, "diamond", "circle"),
+                    line=dict(color="white", width=1)),
         customdata=np.column_stack([table["system"], table["rank_low"], table["rank_high"],
                                     table["group"]]),
         hovertext=hover, hoverinfo="text", textfont=dict(size=MIN_FONT), cliponaxis=False))

@@ -7,15 +7,16 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+
 from dashboard.figures.style import (
-    COLOR_UIR,
-    COLOR_PARAM_UIR,
     COLOR_DELTA_F,
+    COLOR_PARAM_UIR,
+    COLOR_UIR,
     LABEL_FONT,
     SEQUENTIAL,
-    short,
     layout,
     role_color,
+    short,
 )
 
 __all__ = [
@@ -128,7 +129,8 @@ def cross_testbed_threshold_figure(curves: pd.DataFrame, title: str | None = Non
         color, symbol, _ = PREDICTOR_STYLE.get(str(pred), _OTHER_STYLE)
         sub = sub.sort_values("threshold")
         n_marks = max(1, len(sub) // _marker_every(len(sub)))
-        for what, dash, sym in (("precision", "solid", symbol), ("recall", "dot", f"{symbol}-open")):
+        for what, dash, sym in (("precision", "solid", symbol),
+                                ("recall", "dot", f"{symbol}-open")):
             fig.add_trace(go.Scatter(
                 x=sub["threshold"], y=sub[what], mode="lines+markers", name=f"{pred} {what}",
                 line=dict(color=color, width=2.4 if what == "precision" else 2.0, dash=dash),

@@ -20,7 +20,8 @@ __all__ = ["rank_slope_figure", "spearman_figure", "mapping_figure", "UNMAPPED"]
 UNMAPPED = "(unmapped)"
 #: A run that climbs, falls or keeps its rank at the type level: colour, dash and marker, as in
 #: the Leaderboard's rank chart (told apart without colour).
-_MOVE_STYLE = {"up": (COLOR_UP, "solid", "triangle-up"), "down": (COLOR_DOWN, "dash", "triangle-down"),
+_MOVE_STYLE = {"up": (COLOR_UP, "solid", "triangle-up"),
+               "down": (COLOR_DOWN, "dash", "triangle-down"),
                "same": (COLOR_TIED, "dot", "circle")}
 
 
@@ -84,7 +85,8 @@ def mapping_figure(mapping: pd.DataFrame, title: str | None = None,
     Parameters
     ----------
     mapping : DataFrame
-        Rows of :func:`metrics.typelevel.campaign.type_mappings` for one system and topic
+        Rows of :func:`metrics.measures.typelevel.type_entries.type_mappings` for one system and
+        topic
         (columns ``cluster, tag, cluster_types, cluster_tokens, shared_types``).
     value : {"cluster_types", "cluster_tokens"}
         Segment size.

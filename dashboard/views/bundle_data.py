@@ -57,7 +57,8 @@ st.download_button("Download the bundle (zip)", bundle_app.zipped(src, b),
                    help="Every file of the manifest and the manifest: opens again here or with "
                         "`unanimity dashboard` once unzipped.")
 files = pd.DataFrame([{"name": name, "file": e["file"], "kind": e["kind"],
-                       "rows": e.get("rows"), "SHA-256": e["sha256"]}
+                       "rows": e.get("rows"), "SHA-256": e["sha256"],
+                       "Parquet twin": (e.get("parquet") or {}).get("file")}
                       for name, e in m["files"].items()])
 st.dataframe(files, hide_index=True, width="stretch", key="bd_files")
 st.caption(f"{len(files)} files, each checked against its SHA-256 when the bundle was opened.")

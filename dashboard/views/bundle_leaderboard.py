@@ -8,7 +8,7 @@ import streamlit as st
 from dashboard import bundle_app, ui
 from dashboard.figures.ranking import hasse_figure
 
-src, b = bundle_app.current()
+src, b = bundle_app.opened()
 p = b.parameters
 alpha, thr = float(p["alpha"]), float(p["threshold"])
 ui.header("Leaderboard",
@@ -64,7 +64,8 @@ with ui.guard("The stored ranking with tie groups"):
     # laid out for the full width (dashboard/figures/ranking.py)
     gview = order.assign(row=range(1, len(order) + 1),
                          interval=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                                   for lo, hi in zip(order["rank_low"], order["rank_high"])])
+                                   for lo, hi in zip(order["rank_low"], order["rank_high"],
+                                                     strict=True)])
     st.dataframe(gview[["row", "group", "system", "interval", "score", "n_above", "n_below"]],
                  key="bl_groups", hide_index=True, width="stretch",
                  height=min(36 * len(gview) + 40, 400),

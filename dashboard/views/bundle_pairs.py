@@ -6,13 +6,15 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import bundle_app, pair_view, ui
-from metrics.analyses import verdict_sentence
+from metrics.comparison.profiles import profile_of
+from metrics.comparison.reference import improves
+from metrics.reports.pair_report import verdict_sentence
 
 _HEADERS = {"system_a": "a", "system_b": "b", "n_a_better": "# a \u2265\u2200 b",
             "n_b_better": "# b \u2265\u2200 a", "n_tied": "# tied", "n_biased": "# biased",
             "beats_all_alpha": "a above \u2200\u03b1", "pair_class": "class"}
 
-src, b = bundle_app.current()
+src, b = bundle_app.opened()
 p = b.parameters
 ui.header("Pairs", f"{bundle_app.title(src)}: every ordered pair's UIR, F\u03b1 difference, "
                    "tests and verdicts, as written by `unanimity compare --out`.")
@@ -34,7 +36,7 @@ with ui.guard("The stored pair"):
         cards = pair_view.summary_cards(rep)
         # two rows of three: values such as "neither" stay whole at 1024 px
         cols = [*st.columns(3), *st.columns(3)]
-        for col, card in zip(cols, cards):
+        for col, card in zip(cols, cards, strict=False):
             col.metric(card.label, card.value, delta=card.delta, delta_color=card.color,
                        delta_arrow="off", help=card.help)
         st.markdown(pair_view.counts_caption(rep))
@@ -55,12 +57,13 @@ st.subheader("All pairs", anchor=False)
 with ui.guard("The stored pairs table"):
     pairs = b.pairs
     verdicts = [c for c in pairs.columns if c.startswith("verdict_")]
-    cols = ["system_a", "system_b", "uir", "uir_param", "n_a_better", "n_b_better", "n_tied",
+    columns = ["system_a", "system_b", "uir", "uir_param", "n_a_better", "n_b_better", "n_tied",
             "n_biased", "f_a", "f_b", "delta_f", "beats_all_alpha", "pair_class", *verdicts]
-    only = st.toggle(f"Only pairs with UIR \u2265 {float(p['threshold']):.2f}", value=True,
-                     key="bp_robust")
-    shown = pairs[pairs["uir"] >= float(p["threshold"])] if only else pairs
-    st.dataframe(shown[[c for c in cols if c in shown.columns]], key="bp_pairs",
+    strict = profile_of(p).strict_improved
+    only = st.toggle(f"Only pairs with UIR {'>' if strict else chr(0x2265)} "
+                     f"{float(p['threshold']):.2f}", value=True, key="bp_robust")
+    shown = pairs[improves(pairs["uir"], float(p["threshold"]), strict)] if only else pairs
+    st.dataframe(shown[[c for c in columns if c in shown.columns]], key="bp_pairs",
                  hide_index=True, width="stretch", height=420,
                  column_config={**{c: st.column_config.NumberColumn(label, format="%.3f")
                                    for c, label in (("uir", "UIR"), ("uir_param", "param. UIR"),

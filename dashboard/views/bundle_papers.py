@@ -1,11 +1,12 @@
 """Bundle Papers' tables: the stored JAIR Tables 5-6, WePS Table 2, ten-pairs weakest metric and
-random baselines (:mod:`metrics.paper_tables`), rendered by :mod:`dashboard.papers_view`."""
+random baselines (:mod:`metrics.analyses.paper_tables`), rendered by
+:mod:`dashboard.papers_view`."""
 
 from __future__ import annotations
 
 from dashboard import bundle_app, papers_view, ui
 
-src, b = bundle_app.current()
+src, b = bundle_app.opened()
 ui.header("Papers' tables", f"{bundle_app.title(src)}: the analyses of Amig\u00f3 et al. "
                             "(JAIR 2011; WePS) and Moreno & Dias (2015) on this comparison.")
 with ui.guard("The stored papers' tables"):

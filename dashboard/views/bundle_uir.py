@@ -9,7 +9,7 @@ import streamlit as st
 
 from dashboard import bundle_app, figures, ui
 
-src, b = bundle_app.current()
+src, b = bundle_app.opened()
 p = b.parameters
 alpha, thr = float(p["alpha"]), float(p["threshold"])
 summary = b.json.get("summary", {})

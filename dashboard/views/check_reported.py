@@ -1,7 +1,8 @@
 """Check reported: is a paper's F consistent with its own P and R?
 
 Paste a small table of reported precision, recall and F per system; the page reads it with
-``metrics.reported.read_reported`` and shows ``metrics.reported.check_reported`` (the same check
+``metrics.reports.reported_checks.read_reported`` and shows
+``metrics.reports.reported_checks.check_reported`` (the same check
 as ``unanimity check-reported``, docs/rankings.md): per system whether F is F_alpha(P, R) at the
 stated alpha within the rounding of the reported decimals, which alphas fit, which rows are
 impossible, and whether the ranking changes with alpha or under unanimity. Nothing is computed
@@ -16,7 +17,7 @@ import streamlit as st
 
 from dashboard import ui
 from metrics.errors import UnanimityError
-from metrics.reported import alpha_of_beta, check_reported, read_reported
+from metrics.reports.reported_checks import alpha_of_beta, check_reported, read_reported
 
 EXAMPLE = """system,precision,recall,f
 ours,0.81,0.62,0.70
@@ -80,13 +81,15 @@ with ui.guard("The check"):
            if res.unanimity_ties else "the order is total."))
     view = rows.assign(
         status=[s if not isinstance(side, str) else f"impossible: F {side.replace('_', ' ')}"
-                for s, side in zip(rows["status"], rows["side"])],
+                for s, side in zip(rows["status"], rows["side"], strict=True)],
         fits=["none" if lo != lo else f"{lo:.3f}\u2013{hi:.3f}"
-              for lo, hi in zip(rows["alpha_low"], rows["alpha_high"])],
+              for lo, hi in zip(rows["alpha_low"], rows["alpha_high"], strict=True)],
         by_alpha=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                  for lo, hi in zip(rows["rank_best_alpha"], rows["rank_worst_alpha"])],
+                  for lo, hi in zip(rows["rank_best_alpha"], rows["rank_worst_alpha"],
+                                    strict=True)],
         unanimity=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                   for lo, hi in zip(rows["rank_low_unanimity"], rows["rank_high_unanimity"])],
+                   for lo, hi in zip(rows["rank_low_unanimity"], rows["rank_high_unanimity"],
+                                     strict=True)],
     )[["system", "precision", "recall", "f", "alpha", "f_at_alpha", "status", "fits",
        "rank_reported", "by_alpha", "unanimity"]]
     st.dataframe(view, key="reported_rows", hide_index=True, width="stretch", column_config={
@@ -107,4 +110,5 @@ with ui.guard("The check"):
         "unanimity": st.column_config.TextColumn("Ranks under unanimity"),
     })
     st.caption("Within the rounding of the reported decimals (docs/rankings.md, "
-               "\u201cChecking reported scores\u201d); the same check as `unanimity check-reported`.")
+               "\u201cChecking reported scores\u201d); the same check as "
+               "`unanimity check-reported`.")

@@ -1,6 +1,7 @@
 """Compare two systems: F_alpha curves, UIR with its counts, per-topic view, tests, topics.
 
-Every pairwise number is the comparison report's row of the pair (:func:`dashboard.data.pair_report`),
+Every pairwise number is the comparison report's row of the pair
+(:func:`dashboard.data.pair_report`),
 worded by :mod:`dashboard.pair_view`."""
 
 from __future__ import annotations
@@ -11,14 +12,16 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data, figures, pair_view, state, ui
-from metrics.analyses import topic_differences, verdict_sentence
+from metrics.analyses import topic_differences
+from metrics.reports.pair_report import verdict_sentence
 
 sel = state.selection()
 a, b = sel.a, sel.b
 ui.header(
     "Compare two systems",
     "Does A improve B whatever the weighting of the two metrics? UIR counts the topics where "
-    "one system is at least as good on both metrics; the F\u03b1 curves show where the order flips.",
+    "one system is at least as good on both metrics; the F\u03b1 curves show where the order "
+    "flips.",
 )
 st.markdown(ui.pair_caption(sel))
 
@@ -123,8 +126,8 @@ if not topics.empty:
     })
     tev = st.dataframe(tab, hide_index=True, width="stretch", height=300, key="cmp_topics",
                        on_select="rerun", selection_mode="single-row",
-                       column_config={c: st.column_config.NumberColumn(format="%+.3f" if "\u0394" in c
-                                                                        else "%.3f")
+                       column_config={c: st.column_config.NumberColumn(
+                           format="%+.3f" if "\u0394" in c else "%.3f")
                                       for c in tab.columns if c not in ("topic", "winner")})
     rows = tev.selection.rows if tev is not None else []
     row_pick = str(tab.iloc[rows[0]]["topic"]) if rows else None

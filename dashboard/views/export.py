@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
-from dashboard import data, figures, pair_view, report_html, state, ui
+from dashboard import data, downloads, figures, pair_view, report_html, state, ui
 from dashboard.figures.ranking import hasse_figure
-from metrics.analyses import verdict_sentence
-from metrics.analyses.report import LATEX_TOP
+from metrics.reports.comparison_report import CampaignComparison
+from metrics.reports.latex import LATEX_TOP
+from metrics.reports.pair_report import verdict_sentence
 
 REPORT_TOP = 40  # leaderboard rows and UIR-matrix systems in the HTML report (A, B always kept)
 READABLE = {"rank": "Rank", "system": "System", "f": "F\u03b1", "precision": "P",
@@ -36,7 +36,7 @@ t = data.table(sel)
 st.subheader("CSV", anchor=False)
 c1, c2, c3 = st.columns(3)
 with c1, ui.guard("The score table"):
-    st.download_button("Per-topic scores", t.frame.to_csv(index=False).encode(),
+    st.download_button("Per-topic scores", downloads.scores_csv(t.frame),
                        file_name=f"{tag}_scores.csv", mime="text/csv", key="dl_scores",
                        icon=":material/table:", width="stretch")
     st.caption(f"`system, topic, metric, value`: {len(t.frame):,} rows.")
@@ -45,22 +45,19 @@ with ui.guard("The campaign comparison"):
     comp = data.comparison(sel, t)
 with c2, ui.guard("The pairs table"):
     if comp is not None:
-        pairs = comp.to_dataframe()
-        st.download_button("All pairs", pairs.to_csv(index=False).encode(),
+        st.download_button("All pairs", downloads.pairs_csv(comp),
                            file_name=f"{tag}_pairs.csv", mime="text/csv", key="dl_pairs",
                            icon=":material/compare_arrows:", width="stretch")
-        st.caption(f"UIR, counts, parametric UIR, \u0394F, crossings, tests: {len(pairs):,} "
+        st.caption(f"UIR, counts, parametric UIR, \u0394F, crossings, tests: {len(comp.pairs):,} "
                    "ordered pairs.")
 with c3, ui.guard("The leaderboard"):
     board = data.leaderboard(sel, t)
-    out = board.assign(improved_systems=board["improved_systems"].map(
-        lambda v: ";".join(v) if isinstance(v, list) else ""))
-    st.download_button("Leaderboard", out.to_csv(index=False).encode(),
+    st.download_button("Leaderboard", downloads.leaderboard_csv(board),
                        file_name=f"{tag}_alpha{sel.alpha:.2f}_leaderboard.csv", mime="text/csv",
                        key="dl_board", icon=":material/leaderboard:", width="stretch")
     st.caption(f"Ranking at \u03b1 = {sel.alpha:.2f} with reference systems.")
     st.download_button("Tie groups",
-                       data.tie_ranking(sel, t).to_csv_frame().to_csv(index=False).encode(),
+                       downloads.ties_csv(data.tie_ranking(sel, t)),
                        file_name=f"{tag}_ranking.csv", mime="text/csv", key="dl_ties",
                        icon=":material/account_tree:", width="stretch",
                        help="system, rank_low, rank_high, group: the ranking.csv of "
@@ -78,7 +75,8 @@ with ui.guard("The LaTeX tables"):
                  "0 = every system. A cut table says "
                  "\u201cN of M systems shown; full table in systems.csv\u201d."))
         latex = comp.to_latex(top=top or None)
-        c2.caption(f"Systems by F\u03b1, the pairs with UIR \u2265 {sel.threshold:.2f} and the "
+        c2.caption("Systems by F\u03b1, the pairs with UIR "
+                   f"{sel.improved_sign} {sel.threshold:.2f} and the "
                    "ranking with tie groups (booktabs). "
                    + (f"{min(top, n_sys)} of {n_sys} systems shown." if 0 < top < n_sys else
                       f"All {n_sys} systems shown."))
@@ -92,7 +90,7 @@ st.caption("The leaderboard, the pair A vs B (curves, UIR counts, per-topic view
            "UIR analysis of the current selection, in one file.")
 
 
-def _report() -> str:
+def _report(comp: CampaignComparison) -> str:
     highlight = {sel.a: "A", sel.b: "B"}
     curves = data.curves(t, sel.average)
     res = comp.pair(sel.a, sel.b)
@@ -134,11 +132,12 @@ def _report() -> str:
             top, np.asarray(mat.uir)[np.ix_(idx, idx)], sel.threshold, highlight)),
     ]
     sections.append(("Robust improvements: UIR and parametric UIR",
-                     f"Pairs with UIR \u2265 {sel.threshold:.2f}, by UIR (the first "
+                     f"Pairs with UIR {sel.improved_sign} {sel.threshold:.2f}, by UIR (the first "
                      f"{REPORT_TOP}; every pair in the pairs CSV). Parametric UIR: the probability "
                      "that a improves every metric minus that of the reverse, under a normal fit "
                      "of the per-topic differences (JAIR 2011 \u00a78).",
-                     report_html.robust_pairs_frame(comp.pairs, sel.threshold, REPORT_TOP)))
+                     report_html.robust_pairs_frame(comp.pairs, sel.threshold, REPORT_TOP,
+                                                    sel.strict_improved)))
     sections.append(("UIR-threshold study", "", figures.threshold_curve_figure(
         comp.threshold_curve, sel.threshold, {
             "pairs": "pairs with UIR \u2265 t", "concordant": "concordant",
@@ -162,9 +161,10 @@ def _report() -> str:
 
 
 with ui.guard("The HTML report"):
-    if st.button("Build the HTML report", key="build_report", icon=":material/description:"):
+    if comp is not None and st.button("Build the HTML report", key="build_report",
+                                      icon=":material/description:"):
         with st.spinner("Rendering the figures\u2026"):
-            st.session_state["_report_html"] = (sel, _report())
+            st.session_state["_report_html"] = (sel, _report(comp))
     built = st.session_state.get("_report_html")
     if built is not None and built[0] == sel:
         html_text = built[1]

@@ -7,8 +7,7 @@ import streamlit as st
 from dashboard import data, figures, state, ui
 from dashboard.figures import short
 from dashboard.figures.ranking import hasse_figure
-from metrics.baselines import BASELINES
-
+from metrics.analyses.baselines import BASELINES
 
 
 def _improved(v, shown: int = 3) -> str:
@@ -60,11 +59,12 @@ with ui.guard("The leaderboard"):
 
     view = board.assign(
         role=[highlight.get(s, "") + (" baseline" if b else "")
-              for s, b in zip(board["system"], is_base)],
+              for s, b in zip(board["system"], is_base, strict=True)],
         reference_system=board["reference_system"].map(lambda s: s if isinstance(s, str) else ""),
         improved=board["improved_systems"].map(_improved),
         # blank, not "None", where a system has no reference system
-        reference_uir=board["reference_uir"].map(lambda v: "" if v is None or v != v else f"{v:.2f}"),
+        reference_uir=board["reference_uir"].map(
+            lambda v: "" if v is None or v != v else f"{v:.2f}"),
     )[["rank", "role", "system", "f", "precision", "recall", "reference_system", "reference_uir",
        "n_improved", "improved"]]
     st.subheader("Ranking", anchor=False)
@@ -90,9 +90,9 @@ with ui.guard("The leaderboard"):
             "reference_uir": st.column_config.TextColumn("its UIR", width=60,
                                                          help="UIR(reference, system)"),
             "n_improved": st.column_config.NumberColumn("# impr.", width=60,
-                                                        help="number of systems this one "
-                                                             f"improves with UIR {sel.improved_sign} "
-                                                             "threshold"),
+                                                        help=(
+                "number of systems this one "
+                f"improves with UIR {sel.improved_sign} threshold")),
             "improved": st.column_config.TextColumn("Improved systems", width="large"),
         },
     )
@@ -122,7 +122,7 @@ with ui.guard("The leaderboard"):
     gview = groups.assign(
         row=range(1, len(groups) + 1),
         interval=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                  for lo, hi in zip(groups["rank_low"], groups["rank_high"])],
+                  for lo, hi in zip(groups["rank_low"], groups["rank_high"], strict=True)],
     )[["row", "group", "system", "interval", "score", "n_above", "n_below"]]
     st.dataframe(gview, key="lb_groups", hide_index=True, width="stretch",
                  height=min(36 * len(gview) + 40, 400),

@@ -21,7 +21,7 @@ with ui.guard("The measure reference"):
     sections = reference.measure_reference()
     if not sections:
         ui.unavailable("The measure reference", "docs/measures.md is not installed with this copy.")
-    for title, body in sections[:1]:
+    for _title, body in sections[:1]:
         st.markdown(body)
     for title, body in sections[1:]:
         with st.expander(title, expanded=title.startswith("\u00a75")):

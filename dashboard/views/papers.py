@@ -1,6 +1,6 @@
 """Papers' tables: JAIR Tables 5-6, WePS Table 2, the ten-pairs weakest-metric analysis next to
 all pairs, improved systems and (on request) random baselines over k, for the current selection
-(:mod:`metrics.paper_tables`, cached in :mod:`dashboard.data_papers`)."""
+(:mod:`metrics.analyses.paper_tables`, cached in :mod:`dashboard.data_papers`)."""
 
 from __future__ import annotations
 

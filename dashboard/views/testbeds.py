@@ -17,11 +17,13 @@ ui.header(
 if len(sel.all_testbeds) < 2:
     ui.unavailable("The test-bed view",
                    "This campaign has fewer than two test beds (topics carry no test-bed label). "
-                   "Give them with `testbed_regex` in campaign.toml, or a `topic<TAB>testbed` file.")
+                   "Give them with `testbed_regex` in campaign.toml, or a `topic<TAB>testbed` "
+                   "file.")
     st.stop()
 
 counts = info["testbed_counts"]
-st.markdown(" \u00b7 ".join(f"**{b}**: {n} topic{'' if n == 1 else 's'}" for b, n in counts.items()))
+st.markdown(" \u00b7 ".join(f"**{b}**: {n} topic{'' if n == 1 else 's'}"
+                            for b, n in counts.items()))
 if sel.bed_filter:
     st.caption("The sidebar's test-bed filter does not apply here: this view compares the beds.")
 
@@ -38,6 +40,7 @@ st.caption("For a reference bed and a threshold t, the predicted robust pairs ar
            "higher F\u03b1 than b on every bed. Higher precision at equal recall is better.")
 with ui.guard("The cross-test-bed prediction"):
     pred = data.cross_testbed(sel)
+    assert pred is not None  # two test beds or more: the page stopped above otherwise
     beds = sorted(pred["reference_bed"].astype(str).unique().tolist())
     ref = st.selectbox("Reference test bed", beds, key="refbed", bind="query-params")
     sub = pred[pred["reference_bed"].astype(str) == ref].copy()

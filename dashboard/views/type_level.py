@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dashboard.downloads import mapping_csv
 from dashboard.figures import typelevel as figs
 
 __all__ = ["render", "TOKEN_METRICS", "TYPE_METRICS", "scores_for"]
@@ -28,7 +29,7 @@ _MAPPINGS = {"1-1 (optimal assignment)": "one_to_one", "M-1 (majority + hill cli
 
 @st.cache_data(show_spinner="Scoring token- and type-level measures ...")
 def _scores(_campaign, key: str, missing: str) -> pd.DataFrame:
-    from metrics.evaluate import evaluate  # noqa: PLC0415
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return evaluate(_campaign, list(TOKEN_METRICS + TYPE_METRICS), missing=missing)
 
@@ -42,7 +43,7 @@ def scores_for(campaign, missing: str = "penalize") -> pd.DataFrame:
 @st.cache_data(show_spinner="Computing the mapping ...")
 def _mapping(_campaign, key: str, system: str, mapping: str, measure: str,
              missing: str) -> pd.DataFrame:
-    from metrics.typelevel.campaign import type_mappings  # noqa: PLC0415
+    from metrics.measures.typelevel.type_entries import type_mappings  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return type_mappings(_campaign, system, mapping=mapping, measure=measure, missing=missing)
 
@@ -53,7 +54,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
 
     Parameters
     ----------
-    campaign : metrics.campaign.Campaign
+    campaign : metrics.model.campaign.Campaign
     scores : DataFrame, optional
         Its score table; the token- and type-level measures missing from it are computed.
     missing : str
@@ -69,7 +70,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
         st.info("This campaign has no word types: the type-level view needs a token tagging "
                 "campaign (format `conllu`, see docs/type-level.md).")
         return
-    from metrics.typelevel.ranking import rank_comparison  # noqa: PLC0415
+    from metrics.analyses.token_type_ranks import rank_comparison  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     wanted = list(TOKEN_METRICS + TYPE_METRICS)
     if scores is None or not set(wanted) <= set(scores["metric"]):
@@ -106,6 +107,6 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     st.plotly_chart(figs.mapping_figure(one, title=f"{system} on {topic}: clusters mapped to "
                                                    "each gold tag"),
                     theme=None, width="stretch", key=f"{key}_mapfig")
-    st.download_button("Mapping as CSV (every topic)", maps.to_csv(index=False),
+    st.download_button("Mapping as CSV (every topic)", mapping_csv(maps),
                        file_name=f"mapping_{system}_{measure}_{mapping}.csv", mime="text/csv",
                        key=f"{key}_dl")

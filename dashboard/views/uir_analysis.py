@@ -115,7 +115,8 @@ if comp is not None:
             "system": board["system"],
             "F\u03b1": board["f"],
             imp_col: board["improved_systems"].map(
-                lambda v: " ".join(short_names.get(s, s) for s in v) if isinstance(v, list) else ""),
+                lambda v: (" ".join(str(short_names.get(s, s)) for s in v) if isinstance(v, list)
+                           else "")),
             "reference system": board["reference_system"].map(
                 lambda s: short_names.get(s, "") if isinstance(s, str) else "\u2013"),
             "UIR of the reference": board["reference_uir"].map(

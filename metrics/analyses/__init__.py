@@ -1,48 +1,55 @@
-"""Campaign analyses built on UIR, F_alpha and paired tests, and the report that renders them.
+"""Campaign analyses built on UIR, F_alpha and paired tests.
 
 One module per analysis (see ``docs/measures.md`` for each definition):
 
-* :mod:`~metrics.analyses.comparison` -- :func:`compare`, :func:`comparison_core` and the
-  alpha / threshold step: every ordered pair's UIR, parametric UIR, F_alpha crossings, paired
-  tests, per-metric verdicts and class; Delta F vs UIR (JAIR 2011 Fig. 8); weakest-metric
-  improvement vs UIR (JAIR Fig. 10);
-* :mod:`~metrics.analyses.report` -- :class:`CampaignComparison`, the report (renders only);
-* :mod:`~metrics.analyses.pair_report` -- one ordered pair's row as a typed record;
+* :mod:`~metrics.analyses.campaign_comparison` -- :func:`compare`, :func:`comparison_core` and the
+  alpha / threshold step :func:`comparison_at`: every ordered pair's UIR, parametric UIR, F_alpha
+  crossings, paired tests, per-metric verdicts and class; Delta F vs UIR (JAIR 2011 Fig. 8);
+  weakest-metric improvement vs UIR (JAIR Fig. 10); the result is a
+  :class:`~metrics.reports.comparison_report.CampaignComparison`;
 * :mod:`~metrics.analyses.rankings` -- rankings at alpha, rank moves (JAIR Table 3), per test bed;
-* :mod:`~metrics.analyses.pair_topics` -- the per-topic view of a pair and its difference view;
+* :mod:`~metrics.analyses.per_topic` -- the per-topic view of a pair and its difference view;
 * :mod:`~metrics.analyses.threshold` -- the UIR-threshold curve (JAIR Fig. 12);
-* :mod:`~metrics.analyses.testbeds` -- cross-test-bed prediction (JAIR §7);
+* :mod:`~metrics.analyses.cross_testbed` -- cross-test-bed prediction (JAIR §7);
+* :mod:`~metrics.analyses.paper_tables` -- the papers' tables on demand;
+* :mod:`~metrics.analyses.baselines` -- the baseline runs of the papers;
+* :mod:`~metrics.analyses.token_type_ranks` -- token-level vs type-level rankings;
 * :mod:`~metrics.analyses.common` -- shared helpers and the :class:`Correlation` record.
+
+The names below are exported lazily: a submodule is imported when one of its names is first
+used, so that importing one analysis does not import them all.
 """
 
-from metrics.analyses.common import THRESHOLDS, Correlation
-from metrics.analyses.comparison import ComparisonCore, compare, comparison_at, comparison_core
-from metrics.analyses.pair_report import MetricVerdict, PairReport, pair_report, verdict_sentence
-from metrics.analyses.pair_topics import pair_topics, topic_differences
-from metrics.analyses.rankings import TestbedRankings, rank_moves, ranking, testbed_rankings
-from metrics.analyses.report import CampaignComparison
-from metrics.analyses.testbeds import PREDICTORS, cross_testbed_prediction
-from metrics.analyses.threshold import threshold_curve
+from typing import TYPE_CHECKING
+
+from metrics.lazy_exports import lazy_exports
+
+if TYPE_CHECKING:
+    from metrics.analyses.campaign_comparison import (
+        ComparisonCore,
+        compare,
+        comparison_at,
+        comparison_core,
+    )
+    from metrics.analyses.common import THRESHOLDS, Correlation
+    from metrics.analyses.cross_testbed import PREDICTORS, cross_testbed_prediction
+    from metrics.analyses.per_topic import pair_topics, topic_differences
+    from metrics.analyses.rankings import TestbedRankings, rank_moves, ranking, testbed_rankings
+    from metrics.analyses.threshold import threshold_curve
 
 __all__ = [
-    "CampaignComparison",
-    "ComparisonCore",
-    "Correlation",
-    "MetricVerdict",
-    "PairReport",
-    "TestbedRankings",
-    "compare",
-    "comparison_at",
-    "comparison_core",
-    "cross_testbed_prediction",
-    "pair_report",
-    "pair_topics",
-    "topic_differences",
-    "rank_moves",
-    "verdict_sentence",
-    "ranking",
-    "testbed_rankings",
-    "threshold_curve",
-    "PREDICTORS",
-    "THRESHOLDS",
+    "PREDICTORS", "THRESHOLDS", "ComparisonCore", "Correlation", "TestbedRankings", "compare",
+    "comparison_at", "comparison_core", "cross_testbed_prediction", "pair_topics", "rank_moves",
+    "ranking", "testbed_rankings", "threshold_curve", "topic_differences",
 ]
+_WHERE = {
+    **dict.fromkeys(["ComparisonCore", "compare", "comparison_at", "comparison_core"],
+                    "metrics.analyses.campaign_comparison"),
+    **dict.fromkeys(["THRESHOLDS", "Correlation"], "metrics.analyses.common"),
+    **dict.fromkeys(["PREDICTORS", "cross_testbed_prediction"], "metrics.analyses.cross_testbed"),
+    **dict.fromkeys(["pair_topics", "topic_differences"], "metrics.analyses.per_topic"),
+    **dict.fromkeys(["TestbedRankings", "rank_moves", "ranking", "testbed_rankings"],
+                    "metrics.analyses.rankings"),
+    "threshold_curve": "metrics.analyses.threshold",
+}
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)

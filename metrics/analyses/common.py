@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from metrics.scores import ScoreCube
+from metrics.model.score_table import ScoreCube
 
 __all__ = ["Correlation", "sub_cube", "dedupe", "pearson", "ranks", "means", "check_alpha",
            "uir_metric_list", "THRESHOLDS"]
@@ -44,7 +44,7 @@ class Correlation:
     def __getitem__(self, name: str):
         return getattr(self, name)
 
-    def copy(self) -> "Correlation":
+    def copy(self) -> Correlation:
         return Correlation(self.pearson_r, self.pvalue, self.n, self.points.copy())
 
 

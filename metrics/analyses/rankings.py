@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from metrics.analyses.common import check_alpha, means, ranks
-from metrics.curves import check_average, curves_from_arrays
-from metrics.scores import score_cube
+from metrics.comparison.curves import check_average, curves_from_arrays
+from metrics.model.score_table import score_cube
 
 __all__ = ["ranking", "rank_moves", "testbed_rankings", "TestbedRankings"]
 
@@ -109,8 +109,8 @@ def testbed_rankings(
     alpha = check_alpha(alpha)
     cube = score_cube(table, [precision, recall])
     P, R = cube.values[:, :, 0], cube.values[:, :, 1]
-    bed_of = np.asarray([str(testbeds.get(t, "")) if testbeds.get(t) is not None else "" for t in cube.topics],
-                        dtype=object)
+    bed_of = np.asarray([str(testbeds.get(t, "")) if testbeds.get(t) is not None else ""
+                         for t in cube.topics], dtype=object)
     beds = sorted({b for b in bed_of if b})
     cols_f = {"all": curves_from_arrays(P, R, average).values([alpha])[:, 0]}
     for bed in beds:

@@ -3,7 +3,8 @@
 Reads per-system precision, recall and F (a small CSV / TSV, or a score table with system-level
 rows) and prints, per system, whether F is F_alpha(P, R) at the stated alpha within reporting
 rounding, which alphas fit, impossible rows (F outside [min(P, R), max(P, R)]), and whether the
-reported ranking changes with alpha or under unanimity. See :mod:`metrics.reported` and
+reported ranking changes with alpha or under unanimity. See :mod:`metrics.reports.reported_checks`
+and
 docs/rankings.md.
 """
 
@@ -13,7 +14,7 @@ import argparse
 import json
 
 from metrics.errors import UnanimityError
-from metrics.reported import alpha_of_beta, check_reported, read_reported
+from metrics.reports.reported_checks import alpha_of_beta, check_reported, read_reported
 
 __all__ = ["add_parser", "run"]
 
@@ -69,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     for r in rows.itertuples(index=False):
         fits = ("none" if r.alpha_low != r.alpha_low
                 else f"[{r.alpha_low:.3f}, {r.alpha_high:.3f}]")
-        status = r.status if not isinstance(r.side, str) else f"impossible: F {r.side.replace('_', ' ')}"
+        status = (r.status if not isinstance(r.side, str)
+                  else f"impossible: F {r.side.replace('_', ' ')}")
         print(f"{r.system:<{width}}  {r.precision:7.4f} {r.recall:7.4f} {r.f:7.4f} "
               f"{r.f_at_alpha:7.4f}  {status:<26} {fits:<17} {r.rank_reported:>4}  "
               f"{r.rank_best_alpha:>3}-{r.rank_worst_alpha:<4} "

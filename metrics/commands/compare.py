@@ -3,15 +3,15 @@ pair of systems of a campaign (``docs/measures.md``, "The comparison report").
 
 PATH is anything ``evaluate`` reads (campaign folder, zip, ``--gold``/``--run`` files) or a score
 table (``system, topic, metric, value``). A campaign with clusterings is first scored with
-:func:`metrics.evaluate.evaluate` on the requested metrics. The first two metrics are the
+:func:`metrics.measures.scoring.evaluate` on the requested metrics. The first two metrics are the
 precision-like and recall-like pair of F_alpha; UIR and the tests use all of them.
 
 Writes into ``--out``: ``pairs.csv`` (one row per ordered pair), ``systems.csv``,
 ``threshold_curve.csv``, ``tests.csv``, ``delta_f_vs_uir.csv``, ``weakest_metric.csv``,
 ``cross_testbed.csv`` (when the campaign has test beds), ``summary.json``, ``ranking.csv`` (ranking
 with tie groups, docs/rankings.md), ``manifest.json`` (the bundle's manifest, reopened by
-:func:`metrics.bundle.open_bundle`) and, with ``--latex``, ``report.tex``. See
-:class:`metrics.analyses.CampaignComparison` for the columns.
+:func:`metrics.reports.bundle.open_bundle`) and, with ``--latex``, ``report.tex``. See
+:class:`metrics.reports.comparison_report.CampaignComparison` for the columns.
 """
 
 from __future__ import annotations
@@ -21,17 +21,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from metrics.analyses.report import LATEX_TOP
-from metrics.bundle import write_comparison_bundle
-from metrics.commands.common import add_campaign_args, campaign_from_args, metric_names
-from metrics.curves import AVERAGES
+from metrics.analyses.paper_tables import paper_tables
+from metrics.commands.campaign_args import add_campaign_args, campaign_from_args, metric_names
+from metrics.comparison.curves import AVERAGES
+from metrics.comparison.profiles import PROFILES, get_profile
+from metrics.comparison.reference import improves
+from metrics.comparison.significance import CORRECTIONS, TESTS
+from metrics.comparison.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
 from metrics.errors import UnanimityError
-from metrics.evaluate import evaluate
-from metrics.paper_tables import paper_tables
-from metrics.profiles import PROFILES, get_profile
-from metrics.scores import validate_score_table
-from metrics.significance import CORRECTIONS, TESTS
-from metrics.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
+from metrics.measures.registry import parse_metric
+from metrics.measures.scoring import evaluate
+from metrics.model.score_table import validate_score_table
+from metrics.reports.bundle import write_comparison_bundle
+from metrics.reports.latex import LATEX_TOP
 
 __all__ = ["add_parser", "run", "load_scores"]
 
@@ -49,12 +51,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="comma-separated metrics; the first two are F_alpha's precision and recall")
     p.add_argument("--alpha", type=float, default=0.5, help="F_alpha weight (default 0.5)")
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
-                   help=f"UIR threshold of reference / improved systems (default {DEFAULT_THRESHOLD:g})")
+                   help="UIR threshold of reference / improved systems "
+                        f"(default {DEFAULT_THRESHOLD:g})")
     p.add_argument("--tests", choices=[*TESTS, "none"], default=None,
                    help=f"paired test per metric (default: the profile's, {TESTS[0]})")
     p.add_argument("--correction", choices=list(CORRECTIONS), default=None,
-                   help=f"multiple-comparison correction (default: the profile's; {CORRECTIONS[0]}, "
-                        "or none with --profile jair2011)")
+                   help="multiple-comparison correction (default: the profile's; "
+                        f"{CORRECTIONS[0]}, or none with --profile jair2011)")
     p.add_argument("--average", choices=list(AVERAGES), default=AVERAGES[0],
                    help="campaign F_alpha: mean of per-topic F (macro, default) or F of means")
     p.add_argument("--tol", type=float, default=DEFAULT_TOL,
@@ -79,7 +82,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    "weakest metric, improved systems")
     p.add_argument("--random-baselines", action="store_true",
                    help="with the papers' tables: random baselines over k = 2..20, 10 runs each, "
-                   "F_0.9 (Moreno & Dias Table 2; needs clusterings; 380 extra runs to score: slow)")
+                   "F_0.9 (Moreno & Dias Table 2; needs clusterings; 380 extra runs to score: "
+                   "slow)")
     p.set_defaults(run=run)
 
 
@@ -103,17 +107,32 @@ def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFr
     return _scores_of(campaign_from_args(args), args, metrics)
 
 
-def _scores_of(campaign, args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
+def _scores_of(campaign, args: argparse.Namespace,
+               metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
     """:func:`load_scores` of an already loaded campaign."""
     if campaign.scores is not None:
         table = validate_score_table(campaign.scores, source=str(args.path))
     else:
-        table = validate_score_table(evaluate(campaign, metrics, missing=args.missing))
+        table = validate_score_table(_as_requested(evaluate(campaign, metrics,
+                                                            missing=args.missing), metrics))
     return table, campaign.topic_testbeds()
 
 
+def _as_requested(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    """``evaluate``'s table with each metric named as the user wrote it (``MAP`` stays ``MAP``
+    where ``evaluate`` writes ``ir_measures``' canonical ``AP``)."""
+    spelled: dict[str, str] = {}
+    for name in names:
+        canonical = str(parse_metric(name))
+        if spelled.setdefault(canonical, name) != name:
+            raise UnanimityError(f"--metrics names {canonical} twice: "
+                                 f"{spelled[canonical]!r} and {name!r}")
+    return table.assign(metric=table["metric"].map(lambda m: spelled.get(m, m)))
+
+
 def _metric_names(text: str) -> list[str]:
-    """The metrics of ``--metrics`` (:func:`metrics.commands.common.metric_names`), at least two."""
+    """The metrics of ``--metrics`` (:func:`metrics.commands.campaign_args.metric_names`), at least
+    two."""
     names = metric_names(text)
     if len(names) < 2:
         raise UnanimityError(f"--metrics needs at least two comma-separated metrics, got {text!r}")
@@ -136,7 +155,7 @@ def _r(v) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.analyses import compare  # noqa: PLC0415
+    from metrics.analyses import compare  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     metrics = _metric_names(args.metrics)
     out = Path(args.out)
@@ -144,8 +163,6 @@ def run(args: argparse.Namespace) -> int:
         raise UnanimityError(f"--out {args.out}: exists and is not a folder")
     try:
         profile = get_profile(args.profile)
-        args.tests = args.tests or profile.test
-        args.correction = args.correction or profile.correction
         campaign = campaign_from_args(args)
         table, beds = _scores_of(campaign, args, metrics)
         known = set(pd.unique(table["metric"]))
@@ -160,12 +177,14 @@ def run(args: argparse.Namespace) -> int:
         result = compare(
             table, metrics[0], metrics[1], alpha=args.alpha, threshold=args.threshold,
             test=args.tests, correction=args.correction, average=args.average, tol=args.tol,
-            seed=args.seed, testbeds=beds, metrics=metrics, parametric=args.parametric,
+            seed=args.seed, testbeds=beds, metrics=metrics, profile=profile.name,
+            parametric=args.parametric,
         )
-        # the output folder is a versioned bundle (metrics/bundle.py) with ranking.csv
+        args.tests, args.correction = result.parameters["test"], result.parameters["correction"]
+        # the output folder is a versioned bundle (metrics/reports/bundle.py) with ranking.csv
         extra, extra_tex, extra_json = {}, [], {}
         if args.paper_tables or profile.paper_tables or args.random_baselines:
-            pt = paper_tables(result, table, strict_improved=profile.strict_improved,
+            pt = paper_tables(result, table,
                               campaign=campaign if args.random_baselines else None)
             extra, extra_tex, extra_json = pt.tables, [pt.to_latex()], {"paper_tables": pt.summary}
         try:
@@ -174,21 +193,25 @@ def run(args: argparse.Namespace) -> int:
                 latex=args.latex, extra_tables=extra, extra_latex=extra_tex, extra_json=extra_json,
                 latex_top=args.latex_top or None)
         except OSError as exc:
-            raise UnanimityError(f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
+            raise UnanimityError(
+                f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
     except UnanimityError:
         raise
     except ValueError as exc:
         raise UnanimityError(str(exc)) from exc
     n_sys = len(result.systems)
-    robust = int((result.pairs["uir"] >= args.threshold).sum())
-    print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR >= {args.threshold:g}"
+    robust = int(improves(result.pairs["uir"], args.threshold, profile.strict_improved).sum())
+    sign = ">" if profile.strict_improved else ">="
+    print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR {sign} "
+          f"{args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
     if extra_json:  # the papers' tables in one line
         pts = extra_json["paper_tables"]
         w = pts["weps_table2"]
-        print(f"papers' tables ({args.profile} profile): improved systems by {pts['improved_rule']}: "
-              f"{pts['n_improved']}; weakest-metric r all pairs "
-              f"{_r(pts['weakest_metric_all_pairs']['pearson_r'])} (n={pts['weakest_metric_all_pairs']['n']}), "
+        every = pts["weakest_metric_all_pairs"]
+        print(f"papers' tables ({args.profile} profile): improved systems by "
+              f"{pts['improved_rule']}: {pts['n_improved']}; weakest-metric r all pairs "
+              f"{_r(every['pearson_r'])} (n={every['n']}), "
               f"ten pairs {_r(pts['weakest_metric_top']['pearson_r'])}; WePS Table 2: "
               f"{w['reversed']} of {w['n_pairs']} pairs reverse between the two alphas")
     for path in written:

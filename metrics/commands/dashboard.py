@@ -3,7 +3,8 @@
 Without ``PATH`` the dashboard opens on the bundled RepLab 2013 campaign; with one (a campaign
 folder, a score-table file or a zip) it opens on that campaign; a comparison bundle (the folder
 ``unanimity compare --out DIR`` writes) opens without recomputing, after
-:func:`metrics.bundle.open_bundle` has checked it (an edited or older bundle is refused here, with
+:func:`metrics.reports.bundle.open_bundle` has checked it (an edited or older bundle is refused
+here, with
 its message and exit code 2). The command replaces itself with
 ``python -m dashboard.serve run dashboard/app.py --server.headless true ... -- PATH``
 (:mod:`dashboard.serve` is ``streamlit run`` with a warm-up thread that loads the campaign while
@@ -19,6 +20,7 @@ import sys
 from pathlib import Path
 
 from metrics.errors import UnanimityError
+from metrics.io.testbeds import testbeds_option
 
 __all__ = ["add_parser", "run", "app_path", "streamlit_command"]
 
@@ -72,14 +74,13 @@ def run(args: argparse.Namespace) -> int:
     if args.path and not Path(args.path).exists():
         raise UnanimityError(f"{args.path}: no such file or folder")
     if args.path and Path(args.path).is_dir():
-        from metrics.bundle import is_bundle, open_bundle  # noqa: PLC0415
+        from metrics.reports.bundle import is_bundle, open_bundle  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         if is_bundle(args.path):
             open_bundle(args.path)  # refuses an edited or older bundle before serving it
     if getattr(args, "testbeds", None):
         if not args.path:
             raise UnanimityError("--testbeds needs a campaign PATH")
-        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415
 
         testbeds_option(args.testbeds)  # a bad test-bed file: the error now, not in the browser
     if not app_path().is_file():  # pragma: no cover - broken install

@@ -1,7 +1,8 @@
 """``unanimity evaluate PATH --metrics a,b(k=2) [--baselines ...] --out FILE``: the score table.
 
 Writes a CSV with exactly the columns ``system,topic,metric,value`` (full float precision), one
-row per system, topic and metric (docs/measures.md §1 score table).
+row per system, topic and metric (docs/measures.md §1 score table), through the output policy
+(names a spreadsheet would evaluate are neutralised, docs/output-safety.md).
 """
 
 from __future__ import annotations
@@ -9,8 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from metrics.commands.common import add_campaign_args, campaign_from_args
+from metrics.commands.campaign_args import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
+from metrics.measures.registry import available_metrics, parse_metrics
+from metrics.reports.table_output import table_bytes, write_table
+from metrics.reports.terminal_text import data_stream
 
 __all__ = ["add_parser", "run", "DEFAULT_METRICS"]
 
@@ -52,7 +56,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _list_metrics() -> int:
-    from metrics.registry import available_metrics  # noqa: PLC0415
 
     for m in available_metrics(type_level=True, organisation=True):
         params = ", ".join(f"{k}={v}" for k, v in m.params.items())
@@ -64,13 +67,12 @@ def _list_metrics() -> int:
 def run(args: argparse.Namespace) -> int:
     if args.list_metrics:
         return _list_metrics()
-    from metrics.baselines import add_baselines  # noqa: PLC0415
-    from metrics.evaluate import evaluate  # noqa: PLC0415
-    from metrics.registry import parse_metrics  # noqa: PLC0415
+    from metrics.analyses.baselines import add_baselines  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     specs = parse_metrics(args.metrics)  # fail on a bad name before loading anything
     if args.engine == "dask":
-        from metrics.engine_dask.cli import evaluate_from_args  # noqa: PLC0415
+        from metrics.engines.dask.command import evaluate_from_args  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         return _write(evaluate_from_args(args, specs), args.out)
     campaign = campaign_from_args(args)
@@ -83,11 +85,11 @@ def run(args: argparse.Namespace) -> int:
         systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     table = evaluate(campaign, specs, missing=args.missing, systems=systems)
     if args.export_mapping:
-        from metrics.typelevel.campaign import mapping_table  # noqa: PLC0415
+        from metrics.measures.typelevel.type_entries import mapping_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         maps = mapping_table(campaign, specs, systems=systems, missing=args.missing)
         try:
-            maps.to_csv(args.export_mapping, index=False)
+            write_table(maps, args.export_mapping)
         except OSError as exc:
             raise UnanimityError(
                 f"cannot write {args.export_mapping}: {exc.strerror or exc}") from None
@@ -95,11 +97,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(table, out: str) -> int:
-    if out == "-":
-        table.to_csv(sys.stdout, index=False)  # floats as repr: full precision
+    if out == "-":  # escaped on a terminal, byte for byte to a pipe
+        data_stream(sys.stdout).write(table_bytes(table).decode("utf-8"))
     else:
         try:
-            table.to_csv(out, index=False)
+            write_table(table, out)
         except OSError as exc:
             raise UnanimityError(f"cannot write {out}: {exc.strerror or exc}") from None
     return 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from metrics.commands.common import add_campaign_args, campaign_from_args
-from metrics.bundle import bundle_info, is_bundle
+from metrics.commands.campaign_args import add_campaign_args, campaign_from_args
+from metrics.reports.bundle import bundle_info, is_bundle
 
 __all__ = ["add_parser", "run"]
 

@@ -3,7 +3,8 @@ Strictness of measures on a campaign (Amigó, Gonzalo, Verdejo, SIGIR 2013, §4.
 ``docs/meta-evaluation.md``).
 
 PATH is anything ``evaluate`` reads, or a score table. A campaign with clusterings is first
-scored with :func:`metrics.evaluate.evaluate` on every measure named; a score table must hold
+scored with :func:`metrics.measures.scoring.evaluate` on every measure named; a score table must
+hold
 them. Writes into ``--out``:
 
 - ``meta_evaluation.csv``: ``metric,robustness,strictness``, one row per measure of
@@ -28,9 +29,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from metrics.commands.campaign_args import add_campaign_args, metric_names
 from metrics.commands.compare import load_scores
-from metrics.commands.common import add_campaign_args, metric_names
 from metrics.errors import UnanimityError
+from metrics.reports.table_output import write_table
 
 __all__ = ["add_parser", "run", "OUTPUT_FILES"]
 
@@ -66,7 +68,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.meta_evaluation import meta_evaluate  # noqa: PLC0415
+    from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     metrics = metric_names(args.metrics, "--metrics")
     reference = metric_names(args.reference, "--reference")
@@ -91,8 +93,10 @@ def run(args: argparse.Namespace) -> int:
     files = list(OUTPUT_FILES)
     frames = [result.to_dataframe(), result.per_topic, result.ranks]
     if args.constraints:
-        from metrics.constraints_rs import (  # noqa: PLC0415
-            organisation_constraint_results, organisation_verdicts)
+        from metrics.meta.constraints_rs import (  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+            organisation_constraint_results,
+            organisation_verdicts,
+        )
 
         checks = organisation_constraint_results()
         verdicts = organisation_verdicts(results=checks)
@@ -100,8 +104,8 @@ def run(args: argparse.Namespace) -> int:
         frames += [checks, verdicts.rename_axis(columns=None).reset_index()]
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name, frame in zip(files, frames):
-            frame.to_csv(out / name, index=False)
+        for name, frame in zip(files, frames, strict=True):
+            write_table(frame, out / name)
     except OSError as exc:
         raise UnanimityError(f"cannot write into {out}: {exc.strerror or exc}") from None
     n_sys = int(result.ranks["system"].nunique())

@@ -68,8 +68,10 @@ def bvn_cdf(h, k, rho):
         # h = 0 (or k = 0): T(0, a) = arctan(a) / (2 pi); a = +-inf gives +-1/4
         th = np.where(hm == 0, 0.25 * np.sign(km - rm * hm), 0.0)
         tk = np.where(km == 0, 0.25 * np.sign(hm - rm * km), 0.0)
-        th = np.where(hm != 0, special.owens_t(np.where(hm != 0, hm, 1.0), np.where(hm != 0, ah, 0.0)), th)
-        tk = np.where(km != 0, special.owens_t(np.where(km != 0, km, 1.0), np.where(km != 0, ak, 0.0)), tk)
+        th = np.where(hm != 0, special.owens_t(np.where(hm != 0, hm, 1.0),
+                                               np.where(hm != 0, ah, 0.0)), th)
+        tk = np.where(km != 0, special.owens_t(np.where(km != 0, km, 1.0),
+                                               np.where(km != 0, ak, 0.0)), tk)
         both0 = (hm == 0) & (km == 0)
         c = np.where((hm * km < 0) | ((hm * km == 0) & (hm + km < 0)), 0.5, 0.0)
         val = 0.5 * (special.ndtr(hm) + special.ndtr(km)) - th - tk - c
@@ -83,12 +85,13 @@ def adaptive_integral(f, n: int, tol: float = 1e-11, max_rounds: int = 30,
     """int_0^1 f_i(x) dx for i = 0..n-1, all at once, by adaptive Gauss-Legendre quadrature.
 
     ``f(x, i)`` evaluates integrand ``i[j]`` at the points ``x[j, :]`` (``x`` of shape (m, q),
-    ``i`` of shape (m,)). Every interval gets the 8- and the 16-node rule; where they differ by more than
-    ``tol`` times the interval's width, the interval is halved (for that integrand only), up to
-    ``max_rounds`` halvings and ``max_intervals`` intervals per integrand (past that the
-    integrand is limited by rounding noise and its intervals are accepted as they are; a
-    non-finite value stops its interval and makes the sum NaN). Returns the 16-node sums and the sum of the accepted differences
-    (the error estimate) per integrand; each integrand's value depends on its own function only.
+    ``i`` of shape (m,)). Every interval gets the 8- and the 16-node rule; where they differ by
+    more than ``tol`` times the interval's width, the interval is halved (for that integrand
+    only), up to ``max_rounds`` halvings and ``max_intervals`` intervals per integrand (past
+    that the integrand is limited by rounding noise and its intervals are accepted as they are;
+    a non-finite value stops its interval and makes the sum NaN). Returns the 16-node sums and
+    the sum of the accepted differences (the error estimate) per integrand; each integrand's
+    value depends on its own function only.
     """
     total = np.zeros(n)
     err = np.zeros(n)

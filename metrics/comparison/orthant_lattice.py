@@ -28,7 +28,7 @@ standard error is that of the difference.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from scipy import special
@@ -51,7 +51,7 @@ _GAMMA = 0.8
 _CANDIDATES = 256
 
 
-@lru_cache(maxsize=None)
+@cache
 def korobov_generator(n: int, dim: int) -> tuple[int, ...]:
     """Generator (1, a, a^2, ...) mod n of the Korobov lattice of ``n`` points in ``dim``
     dimensions minimising the weighted P_2 criterion
@@ -73,8 +73,8 @@ def korobov_generator(n: int, dim: int) -> tuple[int, ...]:
             prod *= 1 + _GAMMA ** j * 2 * np.pi ** 2 * (x * x - x + 1 / 6)
             power = power * a % n
         score[c0:c0 + a.size] = prod.sum(axis=1)
-    a = int(cand[np.argmin(score)])
-    return tuple(int(pow(a, j, n)) for j in range(dim))
+    best = int(cand[np.argmin(score)])
+    return tuple(pow(best, j, n) for j in range(dim))
 
 
 def _prioritised_cholesky(h: np.ndarray, corr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

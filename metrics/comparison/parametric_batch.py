@@ -14,12 +14,12 @@ for four or more). With D ~ N(mu, Sigma), h = mu / sd and R the correlation,
 P(all D >= 0) = Phi_k(h; R) and P(all D <= 0) = Phi_k(-h; R); the pair (b, a) has -h and the same
 R, so its value is exactly minus that of (a, b).
 
-Singular covariances (the rule of :func:`metrics.parametric.parametric_uir`): a metric whose
-difference is constant over the topics (range <= tol) is certain -- it zeroes P(all >= 0) when
-its mean is < -tol, P(all <= 0) when > tol, and drops out as a tie otherwise; two remaining
-metrics with no certain sign give Phi(h_1) + Phi(h_2) - 1 exactly; three or more remaining
-metrics with a rank-deficient correlation (smallest eigenvalue < 1e-9) have it nudged towards
-the identity, (1 - 1e-9) R + 1e-9 I.
+Singular covariances (the rule of :func:`metrics.comparison.parametric.parametric_uir`): a
+metric whose difference is constant over the topics (range <= tol) is certain -- it zeroes
+P(all >= 0) when its mean is < -tol, P(all <= 0) when > tol, and drops out as a tie otherwise;
+two remaining metrics with no certain sign give Phi(h_1) + Phi(h_2) - 1 exactly; three or more
+remaining metrics with a rank-deficient correlation (smallest eigenvalue < 1e-9) have it nudged
+towards the identity, (1 - 1e-9) R + 1e-9 I.
 """
 
 from __future__ import annotations

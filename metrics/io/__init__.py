@@ -1,4 +1,4 @@
-"""Readers of campaign formats, all producing one :class:`~metrics.campaign.Campaign`.
+"""Readers of campaign formats, all producing one :class:`~metrics.model.campaign.Campaign`.
 
 Formats (auto-detected, or named with ``format=``):
 

@@ -3,7 +3,8 @@
 A zip's members form a tree of :class:`ZipNode` (folders and files, from the member names, which
 must be relative and free of ``..``); a member is inflated only when a reader asks for its bytes,
 never extracted to disk. Encrypted members, symbolic links, unsupported compression methods and
-damaged data are refused, naming ``archive.zip: member`` (``docs/input-safety.md``).
+damaged data are refused, naming ``archive.zip: member``, and so is a member listed twice
+(``docs/input-safety.md``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class ZipArchive:
             raise CampaignFormatError(label, f"zips nested more than {meter.budget.nesting} deep")
         try:
             self.zf = zipfile.ZipFile(data)
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
             raise CampaignFormatError(label, "not a valid zip archive: truncated or corrupt zip "
                                       "(its table of contents cannot be read); make the zip "
                                       "again") from None
@@ -46,6 +47,9 @@ class ZipArchive:
                 continue
             for i in range(1, len(parts)):
                 self.members.setdefault(parts[:i], None)
+            if not info.is_dir() and self.members.get(parts) is not None:
+                raise CampaignFormatError(label, f"{'/'.join(parts)} is in the zip twice (which "
+                                          "one is meant is ambiguous); make the zip again")
             self.members[parts] = None if info.is_dir() else info
 
     def root(self) -> ZipNode:
@@ -139,7 +143,7 @@ def open_root(path: str | Path, meter: Meter | None = None) -> Node:
     while True:
         top = [c for c in archive.root().iterdir()
                if not c.name.startswith(("__MACOSX", "."))]
-        if len(top) == 1 and top[0].is_file() and is_zip(top[0]):
-            archive = top[0].open_zip()  # type: ignore[union-attr]
+        if len(top) == 1 and isinstance(top[0], ZipNode) and top[0].is_file() and is_zip(top[0]):
+            archive = top[0].open_zip()
             continue
         return archive.root()

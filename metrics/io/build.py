@@ -1,8 +1,9 @@
-"""From raw rows to a :class:`~metrics.campaign.Campaign`: coding, de-duplication, alignment.
+"""From raw rows to a :class:`~metrics.model.campaign.Campaign`: coding, de-duplication, alignment.
 
 Readers of every format produce :class:`RawClustering` objects (string columns, one row per
 (topic, item, label)); :func:`build_campaign` codes them as integers, aligns each run with the
-gold (``docs/guide.md#validation``) and writes the validation report. All of it is vectorised over rows: no Python
+gold (``docs/guide.md#validation``) and writes the validation report. All of it is vectorised over
+rows: no Python
 loop over items.
 """
 
@@ -16,9 +17,9 @@ import numpy as np
 import pandas as pd
 import re2
 
-from metrics.campaign import Campaign, Membership
 from metrics.errors import CampaignFormatError, UnanimityError
-from metrics.report import ClusteringReport, LoadNote, ValidationReport
+from metrics.model.campaign import Campaign, Membership
+from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
 
 __all__ = [
     "RawClustering", "build_campaign", "testbeds_from_rule", "split_by_system",
@@ -96,7 +97,7 @@ def _categorical(values: object) -> pd.Categorical:
     if isinstance(values, pd.Categorical):
         return values
     if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
-        return values.array  # type: ignore[return-value]
+        return values.array
     return pd.Categorical(np.asarray(values, dtype=object))
 
 
@@ -218,6 +219,7 @@ def testbeds_from_rule(
     """
     if rule is None:
         return None
+    fn: Callable[[str], object]
     if isinstance(rule, str):
         rx = compile_user_regex(rule, source)
 
@@ -227,11 +229,11 @@ def testbeds_from_rule(
                 return None
             return m.group(1) if m.groups() else m.group(0)
     elif isinstance(rule, Mapping):
-        fn = rule.get  # type: ignore[assignment]
+        fn = rule.get
     else:
         fn = rule
     beds = np.array([fn(str(t)) for t in topics], dtype=object)  # one call per topic
-    unmatched = [str(t) for t, b in zip(topics, beds) if b is None]
+    unmatched = [str(t) for t, b in zip(topics, beds, strict=True) if b is None]
     if unmatched:
         notes.append(
             LoadNote(source, f"{len(unmatched)} topic(s) have no test bed, e.g. {unmatched[0]!r}; "
@@ -244,7 +246,7 @@ def testbeds_from_rule(
 REPLAB_TESTBED_RULE = r"^RL\d{4}(D\d+)E"
 
 
-def default_testbed_rule(topics: Sequence[object]) -> str | None:
+def default_testbed_rule(topics: Sequence[object] | np.ndarray) -> str | None:
     """The rule to use when none is given: RepLab domains when every topic is a RepLab entity id.
 
     A campaign whose topic ids all look like ``RL2013D01E001`` (RepLab 2013) is split into its
@@ -286,7 +288,8 @@ def build_campaign(
     g_item = _categorical(gold.item)
     g_label = _categorical(gold.label)
     gold_notes = list(gold.notes)
-    keep, g_dups = _dedupe([g_topic.codes, g_item.codes, g_label.codes], gold, "the gold", gold_notes)
+    keep, g_dups = _dedupe([g_topic.codes, g_item.codes, g_label.codes], gold, "the gold",
+                           gold_notes)
     topics = np.asarray(g_topic.categories, dtype=object)  # sorted by pd.Categorical
     item_vocab = pd.Index(g_item.categories)
     n_vocab = max(len(item_vocab), 1)

@@ -1,10 +1,15 @@
 """Token tagging campaigns: a gold CoNLL-U treebank and induced taggings aligned with it.
 
+(Size: about 400 lines: one format's reader, its alignment of runs with the treebank and
+its messages.)
+
 Part-of-speech (or sense) induction is evaluated on a tagged corpus: every token has a gold tag
-and an induced cluster. This reader turns such a corpus into a :class:`~metrics.campaign.Campaign`
+and an induced cluster. This reader turns such a corpus into a
+:class:`~metrics.model.campaign.Campaign`
 whose items are the tokens, whose gold classes are the gold tags and whose clusters are the
 induced ones, and which also carries each token's **word type** (``Campaign.item_type``), so that
-the type-level measures of :mod:`metrics.typelevel` (Reichart, Abend and Rappoport, CoNLL 2010)
+the type-level measures of :mod:`metrics.measures.typelevel` (Reichart, Abend and Rappoport, CoNLL
+2010)
 and the token-level ones work on the same campaign (``docs/type-level.md``).
 
 Files
@@ -41,12 +46,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.campaign import Campaign
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io.build import RawClustering, build_campaign
 from metrics.io.source import as_node
 from metrics.io.text import read_text, strip_extensions
-from metrics.report import LoadNote
+from metrics.model.campaign import Campaign
+from metrics.model.validation import LoadNote
 
 __all__ = ["ConlluOptions", "Tokens", "looks_like_conllu", "read_tokens", "load_conllu_campaign",
            "OPTION_KEYS", "OPTION_TYPES", "TOPIC_UNITS", "TAGSETS"]
@@ -90,17 +95,21 @@ class ConlluOptions:
         lower = values.get("lowercase", False)
         if not isinstance(lower, bool):
             raise UnanimityError(f"{where}lowercase must be true or false, got {lower!r}")
+        raw_slice = values.get("slice_tokens", 0)
         try:
-            slice_tokens = int(values.get("slice_tokens", 0))  # type: ignore[arg-type]
+            if not isinstance(raw_slice, (int, float, str)):
+                raise TypeError(raw_slice)
+            slice_tokens = int(raw_slice)
         except (TypeError, ValueError):
             raise UnanimityError(f"{where}slice_tokens must be a whole number") from None
         if slice_tokens < 0 or (slice_tokens and unit != "genre"):
             raise UnanimityError(f"{where}slice_tokens needs topic_unit = 'genre' and a "
                                  "positive number")
         excl = values.get("exclude_tags", ())
-        if isinstance(excl, str):
-            excl = [excl]
-        return cls(tagset, lower, unit, slice_tokens, tuple(str(t) for t in excl))
+        tags = [excl] if isinstance(excl, str) else excl
+        if not isinstance(tags, (list, tuple)):
+            raise UnanimityError(f"{where}exclude_tags must be a tag or a list of tags")
+        return cls(tagset, lower, unit, slice_tokens, tuple(str(t) for t in tags))
 
 
 @dataclass
@@ -151,7 +160,8 @@ class Tokens:
 
 
 def looks_like_conllu(first_line: str) -> bool:
-    """True for a CoNLL-U comment (``# sent_id``, ``# newdoc``, ``# text``) or a 10-column token line."""
+    """True for a CoNLL-U comment (``# sent_id``, ``# newdoc``, ``# text``) or a 10-column token
+    line."""
     s = first_line.lstrip("\ufeff")
     if s.startswith("#"):
         key = s[1:].split("=", 1)[0].strip()
@@ -315,8 +325,9 @@ def _sentence_topics(gold: Tokens, opts: ConlluOptions) -> np.ndarray:
     before = docs.groupby("genre", sort=False)["n"].cumsum() - docs["n"]
     docs["slice"] = (before // opts.slice_tokens + 1).astype(int)
     docs["topic"] = docs["genre"] + "/" + docs["slice"].map("{:02d}".format)
-    lookup = dict(zip(zip(docs["genre"], docs["doc"]), docs["topic"]))
-    return np.array([lookup[k] for k in zip(genre, doc)], dtype=object)  # once per sentence
+    lookup = dict(zip(zip(docs["genre"], docs["doc"], strict=True), docs["topic"], strict=True))
+    # once per sentence
+    return np.array([lookup[k] for k in zip(genre, doc, strict=True)], dtype=object)
 
 
 def load_conllu_campaign(
@@ -363,7 +374,8 @@ def load_conllu_campaign(
     types = pc.utf8_lower(gold.form) if opts.lowercase else gold.form
     s_codes, s_names = pd.factorize(sent_topic, sort=True)
     topic = pd.Categorical.from_codes(s_codes[gold.sent[kept]], categories=s_names)
-    empty = [str(t) for t in topic.categories[np.bincount(topic.codes, minlength=len(s_names)) == 0]]
+    counts = np.bincount(topic.codes, minlength=len(s_names))
+    empty = [str(t) for t in topic.categories[counts == 0]]
     if empty:  # every token excluded: no word type to evaluate, so no topic (not a perfect one)
         topic = topic.remove_unused_categories()
         gold.notes.append(LoadNote(gold.source, f"{len(empty)} topic(s) with no token left after "

@@ -1,5 +1,8 @@
 """Campaign loading: layout and format detection, then :func:`build_campaign`.
 
+(Size: about 420 lines of layout and format detection; the format registry splits it into
+one module per format.)
+
 See :mod:`metrics.io` for the formats and layouts.
 """
 
@@ -9,26 +12,39 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from metrics.campaign import Campaign
 from metrics.errors import CampaignFormatError, UnanimityError
+from metrics.io import (
+    conllu,  # token tagging campaigns (docs/type-level.md)
+    scoretable,
+    semeval,
+)
+from metrics.io.archive import ZipNode, open_root
 from metrics.io.build import RawClustering, build_campaign, split_by_system
 from metrics.io.long_table import looks_like_long, read_long
-from metrics.io import scoretable, semeval
-from metrics.io import conllu  # token tagging campaigns (docs/type-level.md)
+
+# document organisations (docs/organisation.md)
+from metrics.io.organisation import (
+    load_organisation_files,
+    load_organisation_folder,
+    looks_like_organisation,
+)
+from metrics.io.parquet import parquet_columns
 from metrics.io.replab import looks_like_replab, read_replab
 from metrics.io.scoretable import load_score_campaign
 from metrics.io.semeval import read_semeval
-from metrics.io.parquet import parquet_columns
-from metrics.io.archive import ZipNode, open_root
-from metrics.io.source import Budget, Meter, Node, as_node
-from metrics.io.text import check_encoding, strip_extensions, utf16_problem
-from metrics.io.weps import read_weps
+from metrics.io.source import Budget, Meter, Node, as_node, node_kind
 from metrics.io.testbeds import parse_testbeds
-from metrics.report import LoadNote
-# document organisations (docs/organisation.md)
-from metrics.io.organisation import (load_organisation_files, load_organisation_folder,
-                                     looks_like_organisation)
-from metrics.io.trec import is_trec_folder, load_trec_files, load_trec_folder, looks_like_trec
+from metrics.io.text import check_encoding, strip_extensions, utf16_problem
+from metrics.io.trec import (
+    is_trec_folder,
+    load_trec_files,
+    load_trec_folder,
+    looks_like_commented_trec,
+    looks_like_trec,
+)
+from metrics.io.weps import read_weps
+from metrics.model.campaign import Campaign
+from metrics.model.validation import LoadNote
 
 __all__ = ["FORMATS", "detect_format", "load", "load_files", "read_clustering"]
 
@@ -93,7 +109,8 @@ def detect_format(path: object) -> str:
         return "long"
     if conllu.looks_like_conllu(first):
         return "conllu"
-    if looks_like_trec(first):  # qrels or run lines
+    if looks_like_trec(first) or (first.lstrip().startswith("#")  # qrels or run lines
+                                  and looks_like_commented_trec(node.head())):
         return "trec"
     if semeval.looks_like_semeval(first):
         return "semeval"
@@ -124,7 +141,8 @@ def read_clustering(path: object, fmt: str | None = None, encoding: str | None =
     if fmt == "weps":
         return read_weps(path)
     if fmt == "scores":
-        raise CampaignFormatError(path, "a score table is not a clustering (give it as the campaign)")
+        raise CampaignFormatError(path, "a score table is not a clustering "
+                                        "(give it as the campaign)")
     if fmt == "conllu":
         raise CampaignFormatError(path, "a token tagging (conllu) file is read together with its "
                                   "gold, token by token: give the campaign folder or --gold/--run")
@@ -148,7 +166,8 @@ def _read_config(folder: Node) -> dict:
     unknown = sorted(set(cfg) - set(_CONFIG_TYPES))
     if unknown:
         raise CampaignFormatError(
-            cfg_node, f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(_CONFIG_TYPES))}"
+            cfg_node,
+            f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(_CONFIG_TYPES))}",
         )
     for key, value in cfg.items():
         want = _CONFIG_TYPES[key]
@@ -189,6 +208,11 @@ def _find_gold(folder: Node) -> Node:
         return gold_dir
     cands = [p for p in folder.iterdir() if p.name.startswith("gold.") and _is_data_file(p)]
     if not cands:
+        odd = [p for p in folder.iterdir() if p.name.startswith("gold.")
+               and p.name.lower().endswith(_DATA_SUFFIXES + (".xml",))]
+        if odd:  # gold.tsv is there, but as a FIFO, a folder...: say so, not "no gold"
+            raise CampaignFormatError(odd[0], f"the gold is {node_kind(odd[0])}, not a regular "
+                                      "file: give the gold clustering as a file")
         raise CampaignFormatError(
             folder, "no gold: expected a file gold.<ext> (or a gold/ folder of WePS XML)"
         )

@@ -19,7 +19,7 @@ from metrics.io.build import RawClustering, check_weights
 from metrics.io.parquet import number_column, read_parquet, text_column
 from metrics.io.source import Node, as_node
 from metrics.io.text import read_delimited, read_text
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 
 __all__ = ["read_long", "write_long_parquet", "LONG_COLUMNS", "looks_like_long"]
 
@@ -58,7 +58,8 @@ def _check_system(path: Node, system, lines: np.ndarray | None) -> None:
 
 
 def read_long(path: object, encoding: str = "utf-8") -> RawClustering:
-    """Read a long clustering table (``.csv``, ``.tsv``, ``.txt``, optionally ``.gz``, or ``.parquet``).
+    """Read a long clustering table (``.csv``, ``.tsv``, ``.txt``, optionally ``.gz``, or
+    ``.parquet``).
 
     ``path`` is a path or a :class:`~metrics.io.source.Node` (a member of a zip).
 

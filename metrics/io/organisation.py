@@ -16,13 +16,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from metrics.campaign import Campaign
 from metrics.errors import CampaignFormatError
+from metrics.io.organisation_build import build_organisation_campaign
 from metrics.io.parquet import number_column, read_parquet, text_column
 from metrics.io.source import as_node
 from metrics.io.text import read_delimited, read_text, strip_extensions
-from metrics.organisation.build import build_organisation_campaign
-from metrics.report import LoadNote
+from metrics.model.campaign import Campaign
+from metrics.model.validation import LoadNote
 
 __all__ = ["ORGANISATION_COLUMNS", "looks_like_organisation", "read_organisation",
            "load_organisation_folder", "load_organisation_files"]

@@ -5,17 +5,17 @@
     "entity_id"	"tweet_id"	"topic"
     "RL2013D01E001"	"220520345218711553"	"Jokes"
 
-The entity is the topic (``docs/guide.md#campaign-formats``), the tweet the item and the RepLab topic the cluster label.
+The entity is the topic (``docs/guide.md#campaign-formats``), the tweet the item and the RepLab
+topic the cluster label.
 Several rows for one (entity, tweet) with different labels put the tweet in several clusters.
 """
 
 from __future__ import annotations
 
-
 from metrics.io.build import REPLAB_TESTBED_RULE, RawClustering
 from metrics.io.source import as_node
 from metrics.io.text import read_delimited, read_text
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 
 __all__ = ["read_replab", "REPLAB_COLUMNS", "REPLAB_TESTBED_RULE", "looks_like_replab"]
 

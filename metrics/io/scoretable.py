@@ -15,19 +15,19 @@ only the comparison analyses (UIR, significance, rankings) apply to it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from metrics.campaign import Campaign
 from metrics.errors import CampaignFormatError
 from metrics.io.build import default_testbed_rule, testbeds_from_rule
 from metrics.io.parquet import number_column, read_parquet, text_column
 from metrics.io.source import as_node
 from metrics.io.text import read_delimited, read_text, strip_extensions
-from metrics.report import ClusteringReport, LoadNote, ValidationReport
-from metrics.scores import SCORE_COLUMNS
+from metrics.model.campaign import Campaign
+from metrics.model.score_table import SCORE_COLUMNS
+from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
+from metrics.reports.table_output import unquote_read_back
 
 __all__ = [
     "looks_like_scores", "wide_table_problem", "read_score_table",
@@ -80,7 +80,7 @@ def _where(lines: np.ndarray | None, row: int) -> tuple[int | None, str]:
     return int(lines[row]), ""
 
 
-def _parse_values(path: Path, values: pd.Series, lines: np.ndarray | None) -> np.ndarray:
+def _parse_values(path: object, values: pd.Series, lines: np.ndarray | None) -> np.ndarray:
     if values.dtype.kind in "biuf":
         return values.to_numpy(dtype=np.float64)
     text = values.astype(object).to_numpy()
@@ -164,6 +164,15 @@ def read_score_table(path: object) -> pd.DataFrame:
         if len(frame) == 0:
             raise CampaignFormatError(path, "file has a header but no row")
     table = pd.DataFrame({c: frame[c].astype(str).str.strip() for c in _KEYS})
+    if lines is not None:  # text: undo the quote of a spreadsheet-safe writer (evaluate --out)
+        unquoted = 0
+        for c in _KEYS:
+            names, n = unquote_read_back(table[c])
+            table[c], unquoted = names.to_numpy(zero_copy_only=False), unquoted + n
+        if unquoted:
+            notes.append(LoadNote(str(path), f"{unquoted} name(s) began with the quote that "
+                                  "keeps a spreadsheet from evaluating them ('=..., '@...): read "
+                                  "without it (docs/output-safety.md)"))
     table["value"] = _parse_values(path, frame["value"], lines)
 
     # --- duplicates: exact ones are dropped, conflicting ones are an error -----------------------

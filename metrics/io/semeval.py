@@ -25,7 +25,7 @@ from metrics.errors import CampaignFormatError
 from metrics.io.build import RawClustering
 from metrics.io.source import as_node
 from metrics.io.text import read_text
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 
 __all__ = ["looks_like_semeval", "read_semeval"]
 

@@ -30,10 +30,12 @@ import stat
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
-from metrics.errors import CampaignFormatError
+from metrics.errors import CampaignFormatError, UnanimityError
 
-__all__ = ["Budget", "Meter", "Node", "FsNode", "as_node", "env_positive", "MIB"]
+__all__ = ["Budget", "Meter", "Node", "FsNode", "as_node", "env_positive", "file_kind", "node_kind",
+           "MIB"]
 
 MIB = 1 << 20
 _CHUNK = MIB
@@ -52,7 +54,6 @@ def env_positive(var: str) -> float | None:
     UnanimityError
         When it is set to something else than a positive number.
     """
-    from metrics.errors import UnanimityError  # noqa: PLC0415
 
     raw = os.environ.get(var, "").strip()
     if not raw:
@@ -96,8 +97,9 @@ class Budget:
 
     @classmethod
     def from_env(cls) -> Budget:
-        """The defaults, overridden by ``UNANIMITY_MAX_FILE_MB``, ``..._CAMPAIGN_MB``, ``..._RATIO``."""
-        changes = {}
+        """The defaults, overridden by ``UNANIMITY_MAX_FILE_MB``, ``..._CAMPAIGN_MB``,
+        ``..._RATIO``."""
+        changes: dict[str, Any] = {}
         for var, name in _ENV.items():
             value = env_positive(var)
             if value is not None:
@@ -145,6 +147,7 @@ def _size(n: float) -> str:
 def _read_stream(fh, label: str, meter: Meter, stored: int, head: int | None = None) -> bytes:
     """Read a binary stream in chunks, gunzipping it when it starts with the gzip magic."""
     first = fh.read(2)
+    src: gzip.GzipFile | _Prefixed
     if first == b"\x1f\x8b":
         src = gzip.GzipFile(fileobj=_Prefixed(first, fh))
     else:
@@ -225,11 +228,12 @@ class Node:
             When ``rel`` is absolute or leaves the root (``..``).
         """
         parts = _relative_parts(self, rel)
-        node: Node | None = self
+        node: Node = self
         for part in parts:
-            node = next((c for c in node.iterdir() if c.name == part), None)
-            if node is None:
+            found = next((c for c in node.iterdir() if c.name == part), None)
+            if found is None:
                 return None
+            node = found
         return node
 
     def read_bytes(self) -> bytes:
@@ -263,8 +267,8 @@ class FsNode(Node):
             real = self.path.resolve()
             st = os.stat(real)
         except (OSError, RuntimeError) as exc:
-            raise CampaignFormatError(self, f"cannot read file ({getattr(exc, 'strerror', None) or exc})"
-                                      ) from None
+            why = getattr(exc, "strerror", None) or exc
+            raise CampaignFormatError(self, f"cannot read file ({why})") from None
         root = self.root.resolve()
         if real != root and not real.is_relative_to(root):
             raise CampaignFormatError(self, "is a link to a file outside the campaign folder")
@@ -288,8 +292,9 @@ class FsNode(Node):
     def _open(self):
         st = self._stat()
         if not stat.S_ISREG(st.st_mode):
-            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-            raise CampaignFormatError(self, f"cannot read: {kind}")
+            kind = file_kind(st.st_mode)
+            raise CampaignFormatError(self, f"cannot read: {kind}" + (
+                "" if stat.S_ISDIR(st.st_mode) else ", not a regular file"))
         try:
             return open(self.path, "rb"), st.st_size
         except OSError as exc:
@@ -312,3 +317,22 @@ def as_node(path: object, meter: Meter | None = None) -> Node:
         return path
     p = Path(path)  # type: ignore[arg-type]
     return FsNode(p, p if p.is_dir() else p.parent, meter or Meter())
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words (``a folder``, ``a FIFO ...``), from
+    its ``st_mode``."""
+    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                        (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device"), (stat.S_ISLNK, "a symbolic link")):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def node_kind(node: Node) -> str:
+    """What a node is, in words: ``a regular file``, ``a folder``, ``a FIFO (named pipe)``..."""
+    if isinstance(node, FsNode):
+        mode = node._stat().st_mode
+        return "a regular file" if stat.S_ISREG(mode) else file_kind(mode)
+    return "a folder" if node.is_dir() else "a regular file"

@@ -53,7 +53,8 @@ def parse_testbeds(node: Node) -> dict[str, str]:
             continue
         cells = line.split("\t")
         if len(cells) != 2 or not cells[0].strip() or not cells[1].strip():
-            raise CampaignFormatError(node, "expected 2 tab-separated columns: topic, test bed", lineno)
+            raise CampaignFormatError(node, "expected 2 tab-separated columns: topic, test bed",
+                                      lineno)
         topic, bed = cells[0].strip(), cells[1].strip()
         if topic in out and out[topic] != bed:
             raise CampaignFormatError(

@@ -9,14 +9,15 @@ from __future__ import annotations
 import codecs
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from metrics.errors import CampaignFormatError
-from metrics.io.source import as_node
-from metrics.report import LoadNote
+from metrics.io.source import Node, as_node
+from metrics.model.validation import LoadNote
 
 __all__ = [
     "read_bytes", "read_text", "read_delimited", "parser_error", "strict_utf8",
@@ -27,7 +28,7 @@ __all__ = [
 _PANDAS_LINE = re.compile(r"line (\d+)")
 
 
-def strip_extensions(path: Path) -> str:
+def strip_extensions(path: Path | Node) -> str:
     """``runs/best.tsv.gz`` -> ``best``: the file name without data and compression suffixes."""
     name = path.name
     for suffix in (".gz", ".tsv", ".csv", ".txt", ".parquet", ".key", ".xml", ".clust"):
@@ -207,18 +208,18 @@ def _nth(lines: np.ndarray, i: int) -> int | None:
 
 
 def read_delimited(
-    path: Path,
+    path: object,
     text: str,
     sep: str,
     columns: list[str] | None,
-    required: list[str],
+    required: Sequence[str],
     optional: tuple[str, ...] = (),
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """Parse a delimited table whose every field is text, checking its shape line by line.
 
     Parameters
     ----------
-    path : Path
+    path : Node or Path
         For error messages.
     text : str
         The decoded file.
@@ -251,7 +252,7 @@ def read_delimited(
         missing = [c for c in required if c not in frame.columns]
         unknown = [c for c in frame.columns if c not in required and c not in optional]
         if missing or unknown:
-            want = ", ".join(required + [f"[{c}]" for c in optional])
+            want = ", ".join([*required, *(f"[{c}]" for c in optional)])
             raise CampaignFormatError(
                 path, f"header has columns {', '.join(frame.columns)}; expected {want}",
                 int(_row_lines(text, sep)[0]),

@@ -1,12 +1,13 @@
 """TREC campaigns: graded qrels and run files, read as document organisations with a tail.
 
 Layout: a folder with ``qrels.txt[.gz]`` (or ``qrels.*``) and ``runs/*.run[.gz]``; or loose files
-(``--gold QRELS --run RUN ...``).
+(``--gold QRELS --run RUN ...``). Every file is split by :mod:`metrics.io.trec_text`, as
+trec_eval 10 splits it (any run of whitespace, comment lines, fields after the run tag).
 
-* qrels ``qid iter docid grade`` (whitespace-separated; ``iter`` ignored, as trec_eval does):
-  grade g >= 1 goes on level ``G + 1 - g`` (G the campaign's highest grade, so the highest grade
-  is level 1); grade 0 and unjudged documents are in the tail. The grade is kept as the row's
-  weight (for the IR measures).
+* qrels ``qid iter docid grade`` (``iter`` ignored, as trec_eval does): grade g >= 1 goes on
+  level ``G + 1 - g`` (G the campaign's highest grade, so the highest grade is level 1); grade 0
+  and unjudged documents are in the tail. The grade is kept as the row's weight (for the IR
+  measures).
 * run ``qid Q0 docid rank score tag``: a ranking, one document per level, in trec_eval's order:
   score descending, ties by document id descending (trec_eval compares ``docno`` strings).
   trec_eval holds scores in single precision, so two scores equal once rounded to float32 are a
@@ -14,50 +15,57 @@ Layout: a folder with ``qrels.txt[.gz]`` (or ``qrels.*``) and ``runs/*.run[.gz]`
   ignores it. The full score is kept as the weight.
 * The collection is unlimited: the campaign has a tail (``docs/organisation.md`` §1-2).
 
-Bad input raises :class:`~metrics.errors.CampaignFormatError` naming the file, the line and the
-problem; duplicate rows and topics the qrels do not have are skipped and reported.
+The files are coded once into integer ranked lists
+(:mod:`metrics.measures.organisation.ranked_lists`), which make the campaign. Bad input raises
+:class:`~metrics.errors.CampaignFormatError` naming the file, the line and the problem;
+duplicate rows and topics the qrels do not have are skipped and reported.
 """
 
 from __future__ import annotations
 
-import io
-import re
+from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
-import pyarrow.csv as pacsv
+import pyarrow.compute as pc
 
-from metrics.campaign import Campaign
 from metrics.errors import CampaignFormatError
+from metrics.io.build import default_testbed_rule, testbeds_from_rule
 from metrics.io.source import as_node
 from metrics.io.text import strip_extensions
-from metrics.organisation.build import build_organisation_campaign
-from metrics.report import LoadNote
+from metrics.io.trec_text import POOL, TrecColumns, read_trec_columns
+from metrics.measures.organisation.ranked_lists import RankedCampaign, RankedList, ranking_campaign
+from metrics.model.campaign import Campaign
+from metrics.model.validation import ClusteringReport, LoadNote
 
-__all__ = ["read_qrels", "read_run", "load_trec_folder", "load_trec_files", "looks_like_trec",
+__all__ = ["read_ranked_lists", "load_trec_folder", "load_trec_files", "looks_like_trec",
+           "looks_like_commented_trec",
            "is_trec_folder", "trec_run_name"]
-
-_QRELS = ("qid", "iter", "docid", "grade")
-_RUN = ("qid", "q0", "docid", "rank", "score", "tag")
-
-
-def _fields(line: str) -> list[str]:
-    return line.split()
 
 
 def looks_like_trec(first_line: str) -> str | None:
-    """``"qrels"`` or ``"run"`` when a first line has the shape of one, else None."""
-    cells = _fields(first_line)
+    """``"qrels"`` or ``"run"`` when a first line has the shape of one, else None (a run line
+    may carry fields after its tag, as trec_eval allows)."""
+    cells = first_line.split()
     try:
         if len(cells) == 4:
             int(cells[3])
             return "qrels"
-        if len(cells) == 6:
+        if len(cells) >= 6:
             float(cells[4])
             return "run"
     except ValueError:
         return None
+    return None
+
+
+def looks_like_commented_trec(head: bytes) -> str | None:
+    """:func:`looks_like_trec` of the first line that is not blank or a ``#`` comment."""
+    for raw in head.split(b"\n")[:-1] or head.split(b"\n"):
+        line = raw.decode("latin-1")
+        if line.strip() and not line.lstrip().startswith("#"):
+            return looks_like_trec(line)
     return None
 
 
@@ -75,165 +83,177 @@ def trec_run_name(path: object) -> str:
     return name[:-4] if name.lower().endswith(".run") else name
 
 
-def _scan_problem(path: object, text: str, kind: str) -> CampaignFormatError:
-    """The first bad line of a file the fast parser rejected (slow, only on bad input)."""
-    want = len(_QRELS) if kind == "qrels" else len(_RUN)
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        cells = _fields(line)
-        if len(cells) != want:
-            return CampaignFormatError(
-                path, f"expected {want} whitespace-separated fields "
-                f"({' '.join(_QRELS if kind == 'qrels' else _RUN)}), found {len(cells)}", lineno)
-        if kind == "qrels":
-            try:
-                int(cells[3])
-            except ValueError:
-                return CampaignFormatError(path, f"relevance grade {cells[3]!r} is not a whole "
-                                           "number", lineno)
-        else:
-            try:
-                float(cells[4])
-            except ValueError:
-                return CampaignFormatError(path, f"score {cells[4]!r} is not a number", lineno)
-    return CampaignFormatError(path, f"cannot read the file as TREC {kind}")
+_NO_IDS = pa.array([], type=pa.string())
 
 
-def _read_arrow(data: bytes, names: list[str], kind: str, sep: str) -> pd.DataFrame | None:
-    """The fast path: pyarrow's CSV reader on one-character delimiters; None on any problem
-    (the pandas path then finds and names the bad line)."""
-    types = {n: pa.string() for n in names}
-    types.update({"grade": pa.int64()} if kind == "qrels" else {"score": pa.float64()})
-    try:
-        table = pacsv.read_csv(
-            io.BytesIO(data), read_options=pacsv.ReadOptions(column_names=names),
-            parse_options=pacsv.ParseOptions(delimiter="\t" if sep == "\t" else " "),
-            convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False))
-    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
-        return None
-    used = ("qid", "docid", "grade") if kind == "qrels" else ("qid", "docid", "score")
-    return pd.DataFrame({n: _obj(table.column(n).to_numpy(zero_copy_only=False))
-                         if types[n] == pa.string() else table.column(n).to_numpy()
-                         for n in used})  # the other columns are read (checked), not kept
+def _columns(path: object, kind: str) -> TrecColumns:
+    node = as_node(path)
+    return read_trec_columns(node.read_bytes(), kind, str(node))
 
 
-def _obj(values) -> pd.Series:
-    """A column of Python strings kept as such (no conversion to pandas' Arrow strings)."""
-    return pd.Series(np.asarray(values, dtype=object), dtype=object, copy=False)
+def _sorted_dictionary(values: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """Rank of each value of a dictionary in byte order (trec_eval's ``strcmp``), and the
+    dictionary sorted."""
+    order = pc.array_sort_indices(values, memory_pool=POOL).to_numpy()
+    rank = np.empty(order.size, dtype=np.int32)
+    rank[order] = np.arange(order.size, dtype=np.int32)
+    return rank, pc.take(values, order, memory_pool=POOL)
 
 
-def _read(path: object, kind: str) -> pd.DataFrame:
-    path = as_node(path)
-    data = path.read_bytes()
-    if not data.strip():
-        raise CampaignFormatError(path, "file is empty")
-    text = data.decode("utf-8", errors="replace")
-    names = list(_QRELS if kind == "qrels" else _RUN)
-    dtypes = {n: object for n in names}
-    dtypes.update({"grade": np.int64} if kind == "qrels" else {"score": np.float64})
-    first = text[: text.find("\n") if "\n" in text else len(text)]
-    sep = "\t" if first.count("\t") == len(names) - 1 and "  " not in text[:65536] else r"\s+"
-    frame = _read_arrow(data, names, kind, sep) if sep == "\t" or " " in first else None
-    if frame is None:
-        try:
-            frame = pd.read_csv(io.StringIO(text), sep=sep, header=None, names=names,
-                                dtype=dtypes, engine="c", na_filter=False)
-        except (ValueError, pd.errors.ParserError):
-            raise _scan_problem(path, text, kind) from None
-    if any((frame[c].to_numpy() == "").any() for c in ("qid", "docid")) or \
-            frame.isna().to_numpy().any():
-        raise _scan_problem(path, text, kind)
-    if re.search(r"\n[ \t\r]*\n", text):
-        lines = [i for i, ln in enumerate(text.split("\n"), start=1) if ln.strip()]
-        frame["line"] = np.asarray(lines[: len(frame)], dtype=np.int64)
-    else:
-        frame["line"] = np.arange(1, len(frame) + 1, dtype=np.int64)
-    return frame
+def _object(values: pa.Array) -> np.ndarray:
+    return np.asarray(values.to_numpy(zero_copy_only=False), dtype=object)
 
 
-def _string_rank(values: np.ndarray) -> np.ndarray:
-    """Codes of strings that follow their sorted order (hash first, sort the distinct only)."""
-    codes, uniq = pd.factorize(values)
-    rank = np.empty(len(uniq), dtype=np.int64)
-    rank[np.argsort(np.asarray(uniq, dtype=str), kind="stable")] = np.arange(len(uniq))
-    return rank[codes]
-
-
-def read_qrels(path: object) -> pd.DataFrame:
-    """qrels -> ``topic, item, grade, line`` (grade may be 0 or negative: not relevant)."""
-    f = _read(path, "qrels")
-    return pd.DataFrame({"topic": _obj(f["qid"].to_numpy(dtype=object)),
-                         "item": _obj(f["docid"].to_numpy(dtype=object)),
-                         "grade": f["grade"], "line": f["line"]})
-
-
-def read_run(path: object, notes: list[LoadNote] | None = None) -> pd.DataFrame:
-    """A run -> ``topic, item, level, weight, line``: levels 1, 2, ... in trec_eval's order."""
-    f = _read(path, "run")
-    qid = f["qid"].to_numpy(dtype=object)
-    doc = f["docid"].to_numpy(dtype=object)
-    q_code = _string_rank(qid)
-    d_code = _string_rank(doc)  # string order, as trec_eval's strcmp
-    # trec_eval keeps a run's scores in single precision: scores equal as float32 are ties
-    score32 = f["score"].to_numpy(np.float64).astype(np.float32)
-    order = np.lexsort((-d_code, -score32, q_code))
-    q_sorted = q_code[order]
-    starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
-    level = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size])) + 1
-    # a document listed twice for a topic (trec_eval refuses it): keep the better-ranked copy
-    key = q_code[order] * (int(d_code.max(initial=0)) + 1) + d_code[order]
-    dup = pd.Series(key).duplicated(keep="first").to_numpy()
-    if dup.any():
-        first = int(f["line"].to_numpy()[order][dup].min())
-        if notes is not None:
-            notes.append(LoadNote(str(path), f"{int(dup.sum())} document(s) listed twice for a "
-                                  "topic: the lower-ranked copy skipped", first))
-        order = order[~dup]
-        q_sorted = q_code[order]
-        starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
-        level = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size])) + 1
-    out = pd.DataFrame({"topic": _obj(qid[order]), "item": _obj(doc[order]), "level": level,
-                        "weight": f["score"].to_numpy()[order],
-                        "line": f["line"].to_numpy()[order]})
-    out.attrs["duplicate_rows"] = int(dup.sum())
-    return out
-
-
-def _gold_levels(qrels: pd.DataFrame) -> pd.DataFrame:
-    grade = qrels["grade"].to_numpy(np.int64)
+def _gold(cols: TrecColumns, doc: np.ndarray, topic: np.ndarray, doc_ids: np.ndarray,
+          topics: np.ndarray) -> RankedList:
+    """The qrels coded: one row per judged (topic, document); a grade on a level."""
+    grade = cols.value
+    key = topic.astype(np.int64) * max(doc_ids.size, 1) + doc
+    order = np.argsort(key, kind="stable")
+    same = np.flatnonzero(key[order][1:] == key[order][:-1])
+    clash = same[grade[order][same + 1] != grade[order][same]]
+    if clash.size:
+        a, b = order[clash[0]], order[clash[0] + 1]
+        raise CampaignFormatError(
+            cols.source, f"document {doc_ids[doc[b]]!r} of topic {topics[topic[b]]!r} judged "
+            f"twice with different grades ({grade[a]} on line {cols.line(a)}, {grade[b]})",
+            cols.line(b))
+    notes = list(cols.notes)
+    if same.size:
+        notes.append(LoadNote(cols.source, f"{same.size} duplicate row(s) of the gold skipped "
+                              "(same topic, item, level)", cols.line(int(order[same + 1].min()))))
+    keep = np.ones(order.size, dtype=bool)
+    keep[same + 1] = False
+    order = order[keep]
     top = int(grade.max(initial=0))
-    level = np.where(grade >= 1, top + 1 - grade, 0)
-    return pd.DataFrame({"topic": _obj(qrels["topic"].to_numpy(dtype=object)),
-                         "item": _obj(qrels["item"].to_numpy(dtype=object)), "level": level,
-                         "weight": grade.astype(np.float64), "line": qrels["line"]})
+    g = grade[order]
+    report = ClusteringReport(name="gold", sources=[cols.source], rows=cols.n_rows,
+                              duplicate_rows=int(same.size), notes=notes)
+    return RankedList(topic=topic[order].astype(np.int32), doc=doc[order],
+                      level=np.where(g >= 1, top + 1 - g, 0).astype(np.int32),
+                      weight=g.astype(np.float64), report=report)
+
+
+def _trec_order(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, n_docs: int
+                ) -> np.ndarray:
+    """Row order by topic, then score descending compared in single precision, then document
+    code descending: one sort of a composite integer key (ranks of the distinct scores), or a
+    three-key lexsort when the key would not fit in 63 bits."""
+    neg = -score.astype(np.float32)
+    distinct = np.sort(neg)
+    distinct = distinct[np.r_[True, distinct[1:] != distinct[:-1]]] if neg.size else distinct
+    n_topics = int(topic.max(initial=-1)) + 2  # codes from -1 (a topic the qrels lack)
+    if n_topics * max(distinct.size, 1) * n_docs >= 2 ** 63:
+        return np.lexsort((-doc, neg, topic))
+    key = (topic.astype(np.int64) + 1) * distinct.size + np.searchsorted(distinct, neg)
+    return np.argsort(key * n_docs + (n_docs - 1 - doc.astype(np.int64)), kind="stable")
+
+
+def _extra_topics(cols: TrecColumns, topic: np.ndarray) -> list[str]:
+    """The topics of a run that the qrels lack (their rows are ignored, with a note)."""
+    known = topic >= 0
+    if known.all():
+        return []
+    return sorted(map(str, pc.unique(pc.filter(cols.qid, pa.array(~known))).to_pylist()))
+
+
+def _run(cols: TrecColumns, system: str, doc: np.ndarray, topic: np.ndarray,
+         extra_topics: list[str], n_docs: int) -> RankedList:
+    """A run coded: levels in trec_eval's order (score descending, compared in single
+    precision as trec_eval holds scores; ties by document id descending), 1, 2, ... per topic;
+    rows then kept in (topic, document) order."""
+    notes = list(cols.notes)
+    known = topic >= 0
+    if extra_topics:
+        notes.append(LoadNote(cols.source, f"{len(extra_topics)} topic(s) not in the gold "
+                              f"ignored ({int((~known).sum())} rows), e.g. {extra_topics[0]!r}"))
+    ranked = _trec_order(topic, cols.value, doc, n_docs)
+    ranked = ranked[known[ranked]]
+    t = topic[ranked]
+    key = t.astype(np.int64) * n_docs + doc[ranked]
+    by_key = np.argsort(key, kind="stable")  # stable: a better-ranked copy comes first
+    repeat = np.zeros(by_key.size, dtype=bool)
+    repeat[1:] = key[by_key][1:] == key[by_key][:-1]
+    kept = np.ones(ranked.size, dtype=bool)
+    kept[by_key[repeat]] = False
+    if not kept.all():
+        first = int(cols.line_numbers()[ranked[~kept]].min())
+        notes.append(LoadNote(cols.source, f"{int((~kept).sum())} document(s) listed twice for a "
+                              "topic: the lower-ranked copy skipped", first))
+    tk = t[kept]
+    starts = np.flatnonzero(np.r_[True, tk[1:] != tk[:-1]]) if tk.size else tk.astype(np.int64)
+    level = np.zeros(ranked.size, dtype=np.int32)
+    level[kept] = np.arange(tk.size) - np.repeat(starts, np.diff(np.r_[starts, tk.size])) + 1
+    rows = ranked[by_key[~repeat]]
+    report = ClusteringReport(name=system, sources=[cols.source], rows=cols.n_rows,
+                              duplicate_rows=int((~kept).sum()), extra_topics=extra_topics,
+                              notes=notes)
+    return RankedList(topic=topic[rows].astype(np.int32, copy=False), doc=doc[rows],
+                      level=level[by_key[~repeat]], weight=cols.value[rows], report=report)
+
+
+def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> RankedCampaign:
+    """A qrels file and run files (system name -> path or node) coded as ranked lists.
+
+    Every file goes through :func:`~metrics.io.trec_text.read_trec_columns`; the document ids
+    of all files are then coded over one dictionary sorted in byte order (trec_eval's
+    ``strcmp``), which orders each run.
+    """
+    qrels = _columns(qrels_path, "qrels")
+    _, topic_ids = _sorted_dictionary(pc.unique(qrels.qid))
+    topics = _object(topic_ids)
+
+    def topic_code(cols: TrecColumns) -> np.ndarray:
+        found = pc.index_in(cols.qid, value_set=topic_ids, memory_pool=POOL)
+        return pc.fill_null(found, -1).to_numpy()
+
+    # every file read once, its topics coded at once; its document ids kept as Arrow strings
+    gold_cols, gold_topic = _without_qid(qrels), topic_code(qrels)
+    read: dict[str, tuple[TrecColumns, np.ndarray, list[str]]] = {}
+    for name, path in run_paths.items():
+        cols = _columns(path, "run")
+        topic = topic_code(cols)
+        read[name] = (_without_qid(cols), topic, _extra_topics(cols, topic))
+        del cols
+    # one dictionary of every document id, sorted once: codes follow trec_eval's strcmp
+    encoded = pc.dictionary_encode(
+        pa.chunked_array([gold_cols.docid] + [r[0].docid for r in read.values()],
+                         type=pa.string()), memory_pool=POOL)
+    gold_cols = replace(gold_cols, docid=_NO_IDS)  # the ids are coded now
+    read = {n: (replace(c, docid=_NO_IDS), t, e) for n, (c, t, e) in read.items()}
+    rank, doc_sorted = _sorted_dictionary(encoded.chunk(0).dictionary)
+    doc_ids = _object(doc_sorted)
+    n_docs = max(doc_ids.size, 1)
+    gold = _gold(gold_cols, rank[encoded.chunk(0).indices.to_numpy()], gold_topic, doc_ids,
+                 topics)
+    runs: dict[str, RankedList] = {}
+    for k, name in enumerate(list(read), start=1):
+        cols, topic, extra = read.pop(name)  # its arrays go as its list is made
+        runs[name] = _run(cols, name, rank[encoded.chunk(k).indices.to_numpy()], topic, extra,
+                          n_docs)
+    return RankedCampaign(topics=topics, doc_ids=doc_ids, gold=gold, runs=runs)
+
+
+def _without_qid(cols: TrecColumns) -> TrecColumns:
+    """The columns once their topics are coded (the topic ids are no longer needed; the
+    document ids go once they are coded too)."""
+    return replace(cols, qid=_NO_IDS)
 
 
 def _build(qrels_path: object, run_paths: list, name: str, source: str,
            notes: list[LoadNote], testbed_rule=None) -> Campaign:
-    qrels = read_qrels(qrels_path)
-    gold = _gold_levels(qrels)
-    conflict = gold.duplicated(["topic", "item"], keep=False) & ~gold.duplicated(
-        ["topic", "item", "level"], keep=False)
-    if conflict.any():
-        row = int(np.flatnonzero(conflict.to_numpy())[-1])
-        raise CampaignFormatError(qrels_path, "document judged twice with different grades",
-                                  int(gold["line"].iat[row]))
-    runs, sources = {}, {}
+    named: dict[str, object] = {}
     for p in run_paths:
         sys_name = trec_run_name(p)
-        if sys_name in runs:
+        if sys_name in named:
             raise CampaignFormatError(p, f"system {sys_name!r} is given twice")
-        r_notes: list[LoadNote] = []
-        runs[sys_name] = read_run(p, r_notes)
-        notes.extend(r_notes)
-        sources[sys_name] = str(p)
-    if not runs:
+        named[sys_name] = p
+    if not named:
         raise CampaignFormatError(source, "no run files (runs/*.run[.gz])")
-    return build_organisation_campaign(gold, runs, tail=True, name=name, source=source,
-                                       gold_source=str(qrels_path), run_sources=sources,
-                                       notes=notes, testbed_rule=testbed_rule,
-                                       runs_deduplicated=True)
+    ranked = read_ranked_lists(qrels_path, named)
+    rule = default_testbed_rule(ranked.topics.tolist()) if testbed_rule is None else testbed_rule
+    testbeds = testbeds_from_rule(ranked.topics, rule, notes, source or str(qrels_path))
+    return ranking_campaign(ranked, name=name, source=source, notes=notes, testbeds=testbeds)
 
 
 def load_trec_folder(folder: object, name: str | None = None, testbed_rule=None) -> Campaign:
@@ -245,7 +265,9 @@ def load_trec_folder(folder: object, name: str | None = None, testbed_rule=None)
                                   f"found {len(cands)}")
     notes: list[LoadNote] = []
     run_paths = []
-    for p in folder.child("runs").iterdir():
+    runs = folder.child("runs")
+    assert runs is not None  # the layout detection found the runs/ folder
+    for p in runs.iterdir():
         if p.is_file() and not p.name.startswith("."):
             run_paths.append(p)
         elif not p.name.startswith("."):

@@ -27,7 +27,7 @@ from metrics.errors import CampaignFormatError
 from metrics.io.build import RawClustering
 from metrics.io.source import Node, as_node
 from metrics.io.text import read_bytes
-from metrics.report import LoadNote
+from metrics.model.validation import LoadNote
 
 __all__ = ["read_weps", "weps_files", "weps_topic"]
 
@@ -121,12 +121,14 @@ class _FileParser:
             if parent == "discarded":
                 self.discarded += 1
                 return
-            key = (self._entity, rank.strip())
+            entity = self._entity
+            assert entity is not None  # a <doc> inside <entity>: checked by the stack above
+            key = (entity, rank.strip())
             if key in self._seen:
                 self.duplicates.append(self._line())
             self._seen.add(key)
             self.items.append(rank.strip())
-            self.labels.append(self._entity)
+            self.labels.append(entity)
             self.lines.append(self._line())
             self._entity_docs += 1
             return

@@ -5,7 +5,7 @@ Both functions return exactly what ``np.unique(key, return_counts=True)`` and
 max(4 n, 2^20) values) they do it in O(n) with one ``np.bincount`` over the range instead of
 sorting the n items; otherwise they call ``np.unique`` (a hash table plus a sort of the
 distinct keys, measured, is slower than numpy's sort). Used for the contingency cells
-(:mod:`metrics.contingency`) and the Dask engine's per-partition counts.
+(:mod:`metrics.model.contingency`) and the Dask engine's per-partition counts.
 """
 
 from __future__ import annotations

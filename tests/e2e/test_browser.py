@@ -24,6 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: shared s
 from dashboard_server import dashboard_server, free_port  # noqa: E402
 from score_examples import random_score_table  # noqa: E402
 
+from metrics.measures.scoring import evaluate
+
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(os.environ.get("UNANIMITY_TEST_OUTPUT", "test-output")) / "screenshots"
@@ -208,7 +210,6 @@ def test_slider_rerender_server_time(page, server):
 
 
 def test_upload_and_download(page, server, tmp_path, demo_campaign):
-    from metrics.evaluate import evaluate
 
     csv = tmp_path / "uploaded_scores.csv"
     evaluate(demo_campaign, ["bcubed_precision", "bcubed_recall"]).to_csv(csv, index=False)
@@ -310,7 +311,7 @@ def test_uploaded_campaign_on_every_page(page, server, tmp_path, S, T):
     page.locator(".st-key-upload_load button").click()
     page.wait_for_function(f"() => location.search.includes('campaign=scores_{S}')")
     _wait_ready(page, "Data")
-    for name, path, title in PAGES:
+    for name, _path, title in PAGES:
         for w, h in ((1400, 900), (1024, 768)):
             page.set_viewport_size({"width": 1400, "height": 900})  # every nav link visible
             page.locator("[data-testid='stTopNavLink']").filter(has_text=title).first.click()

@@ -15,6 +15,10 @@ import pandas as pd
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import json
+import shutil
+import zipfile
+
 from dashboard_server import OUT, dashboard_server, free_port, unanimity  # noqa: E402
 from dashboard_server import ready as _ready  # noqa: E402
 from dashboard_server import screenshots as _shots  # noqa: E402
@@ -80,7 +84,6 @@ def test_bundle_pages(page, server, bundle, path, title):
         assert f"UIR of {uir:+.2f} over B" in main or f"UIR = {abs(uir):+.2f}" in main
         assert "per-topic scores" in main
     if path == "data":
-        import json
 
         m = json.loads((bundle / "manifest.json").read_text())
         assert m["package_version"] in main
@@ -109,7 +112,6 @@ def _open_from_data_page(pg, server, path=None, zip_file=None) -> str:
 
 
 def test_tampered_bundle_refused_in_the_browser(page, server, bundle, tmp_path):
-    import shutil
 
     bad = tmp_path / "edited"
     shutil.copytree(bundle, bad)
@@ -122,7 +124,6 @@ def test_tampered_bundle_refused_in_the_browser(page, server, bundle, tmp_path):
 
 
 def test_zipped_bundle_uploaded_in_the_browser(page, server, bundle, tmp_path):
-    import zipfile
 
     z = tmp_path / "results.zip"
     with zipfile.ZipFile(z, "w") as zf:

@@ -22,6 +22,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import numpy as np
+import pandas as pd
 from dashboard_server import dashboard_server, free_port  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -227,8 +229,6 @@ def test_every_control_is_carried_by_the_link(browser, server):
 
 
 def test_after_an_upload_the_sidebar_shows_the_new_pair(browser, server, tmp_path):
-    import numpy as np
-    import pandas as pd
 
     ctx = browser.new_context(viewport={"width": 1400, "height": 1200})
     pg = ctx.new_page()

@@ -1,0 +1,409 @@
+"""The campaign comparison: :func:`comparison_core` (the alpha-free pairwise work, computed once),
+:func:`comparison_at` (the cheap alpha / threshold step) and :func:`compare` (both).
+
+The analyses follow Amigó, Gonzalo, Artiles and Verdejo (2011), "Combining evaluation metrics
+via the unanimous improvement ratio and its application to clustering tasks", JAIR 42 (§5-§7),
+and the WePS paper "The unanimous improvement ratio" (Amigó, Artiles, Gonzalo). Choices the
+papers leave open are listed in ``docs/measures.md``, "The comparison report":
+
+* All pair analyses use **ordered** pairs (a, b), a != b, except Delta F vs UIR, which takes each
+  unordered pair once, oriented so that Delta F = F(a) - F(b) >= 0 (a is the system with the
+  higher campaign F_alpha; exact ties keep system order) -- the triangle of JAIR Fig. 8.
+* The "F decreases although UIR > 0" series and Delta F use the campaign F at ``alpha`` of
+  :func:`compare` and its ``average``.
+* "Improves on every metric" (weakest-metric analysis, JAIR Fig. 10) means the mean oriented
+  per-topic difference is > 0 for every UIR metric.
+* Pair classes and per-metric verdicts come from the corrected p-values at ``level`` = 0.05
+  (:mod:`metrics.comparison.significance`); with ``test="none"`` they are left empty.
+
+(Size: a little over 400 lines; the core and the alpha step build one pairs frame and its
+column order together, which a split would have to pass back and forth.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from metrics.analyses.common import (
+    THRESHOLDS,
+    Correlation,
+    check_alpha,
+    dedupe,
+    means,
+    pearson,
+    ranks,
+    sub_cube,
+    uir_metric_list,
+)
+from metrics.analyses.cross_testbed import BedsCore, beds_core, beds_frame
+from metrics.analyses.threshold import (
+    CurveBase,
+    class_arrays,
+    threshold_base,
+    threshold_curve,
+    threshold_frame,
+)
+from metrics.comparison.alpha import all_pairs_alpha
+from metrics.comparison.curves import Curves, check_average, curves_from_arrays
+from metrics.comparison.parametric import pair_columns, parametric_all_pairs
+from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile, profile_of
+from metrics.comparison.reference import reference_systems
+from metrics.comparison.significance import (
+    CORRECTIONS,
+    DEFAULT_LEVEL,
+    TESTS,
+    metric_verdicts,
+    pair_classes,
+    pair_tests_cube,
+)
+from metrics.comparison.uir import (
+    DEFAULT_THRESHOLD,
+    DEFAULT_TOL,
+    UIRMatrix,
+    check_tol,
+    uir_matrix_cube,
+)
+from metrics.model.score_table import metric_directions, score_cube, validate_score_table
+from metrics.reports.comparison_report import CampaignComparison
+
+__all__ = ["ComparisonCore", "comparison_core", "comparison_at", "compare"]
+
+
+@dataclass(frozen=True, eq=False)
+class ComparisonCore:
+    """The alpha- and threshold-independent part of :func:`compare`, computed once.
+
+    Everything here is what takes time on a large campaign: the UIR matrix, the parametric UIR,
+    the paired tests and pair classes, "beats for every alpha" and the crossing points of every
+    pair (vectorised, :func:`metrics.comparison.combine.all_pairs_alpha`), the per-metric mean
+    differences,
+    the weakest-metric analysis, the per-system precision / recall means and the alpha-free part
+    of the cross-test-bed prediction. :func:`comparison_at` adds the cheap part
+    that depends on ``alpha`` (campaign F, Delta F, ranks, the "F_alpha(a) < F_alpha(b) although
+    UIR > 0" series, the Delta F predictor) and on ``threshold`` (reference and improved
+    systems). ``compare(...)`` is exactly ``comparison_at(comparison_core(...),
+    alpha, threshold)``; a dashboard caches the core and redoes only ``comparison_at`` when alpha or
+    the threshold moves. Treat it as read-only.
+
+    Attributes
+    ----------
+    parameters : dict
+        The alpha-free arguments (``precision, recall, metrics, directions, test, correction,
+        average, tol, seed, level, n_resamples, parametric, n_systems, n_topics, testbeds``).
+    systems : tuple of str
+    uir_metrics : tuple of str
+    curves : campaign F_alpha curves of the systems (alpha -> F in :func:`comparison_at`).
+    pairs : DataFrame
+        The ordered pairs with every alpha-free column of :attr:`CampaignComparison.pairs`
+        (``f_a, f_b, delta_f`` are added by :func:`comparison_at`).
+    ia, ib : ndarray
+        System indices of ``pairs``' rows.
+    uir : UIRMatrix
+    tests : DataFrame or None
+    pr_means : ndarray, shape (S, 2)
+        Topic means of precision and recall.
+    weakest_metric : Correlation
+    beds : alpha-free cross-test-bed data, or None without test beds.
+    curve_base : the alpha-free part of the UIR-threshold curve (UIR sorted once).
+    """
+
+    parameters: dict
+    systems: tuple[str, ...]
+    uir_metrics: tuple[str, ...]
+    curves: Curves
+    pairs: pd.DataFrame
+    ia: np.ndarray
+    ib: np.ndarray
+    uir: UIRMatrix
+    tests: pd.DataFrame | None
+    pr_means: np.ndarray
+    weakest_metric: Correlation
+    beds: BedsCore | None = None
+    curve_base: CurveBase | None = None
+
+
+def comparison_core(
+    table: pd.DataFrame,
+    precision: str,
+    recall: str,
+    test: str | None = None,
+    correction: str | None = None,
+    average: str = "macro",
+    tol: float = DEFAULT_TOL,
+    seed: int = 0,
+    testbeds: Mapping[str, str] | None = None,
+    metrics: Sequence[str] | None = None,
+    directions: Mapping[str, int] | None = None,
+    level: float = DEFAULT_LEVEL,
+    n_resamples: int = 10_000,
+    profile: str = DEFAULT_PROFILE,
+    parametric: bool = True,
+) -> ComparisonCore:
+    """The alpha- and threshold-independent part of :func:`compare` (see :class:`ComparisonCore`).
+
+    Parameters are those of :func:`compare` without ``alpha`` and ``threshold``.
+    """
+    prof = get_profile(profile)
+    test = prof.test if test is None else test
+    correction = prof.correction if correction is None else correction
+    check_average(average)
+    tol = check_tol(tol)
+    if test not in TESTS + ("none",):
+        raise ValueError(f"test must be one of {', '.join(TESTS + ('none',))}, got {test!r}")
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
+    if precision == recall:
+        raise ValueError("precision and recall must be two different metrics")
+    uir_metrics = uir_metric_list(precision, recall, metrics)
+    table = validate_score_table(table)
+    cube = score_cube(table, dedupe(uir_metrics + [precision, recall]))
+    S = len(cube.systems)
+    if S < 2:
+        raise ValueError(f"compare needs at least two systems, got {S}")
+    names = np.asarray(cube.systems, dtype=object)
+    ucube = sub_cube(cube, uir_metrics)
+    dirs = metric_directions(ucube.metrics, directions)
+    X = ucube.oriented(dirs)
+
+    # parametric UIR (first: a campaign too large for it is refused before any work), UIR
+    param = parametric_all_pairs(X, tol) if parametric else None
+    umat = uir_matrix_cube(ucube, tol, directions)
+
+    # F_alpha curves, beats-for-all-alpha, crossings (all pairs at once)
+    pr = sub_cube(cube, [precision, recall]).values
+    curves = curves_from_arrays(pr[:, :, 0], pr[:, :, 1], average)
+    allp = all_pairs_alpha(curves, average)
+    beats = allp.beats
+    pair_id = np.full((S, S), -1, dtype=np.int64)
+    pair_id[allp.iu, allp.ju] = np.arange(allp.iu.size)
+    pair_id[allp.ju, allp.iu] = np.arange(allp.iu.size)
+
+    # pairs frame
+    pairs = umat.to_dataframe()
+    ia = pd.Index(names).get_indexer(pairs["system_a"])
+    ib = pd.Index(names).get_indexer(pairs["system_b"])
+    pairs = pairs.assign(**(param_cols := pair_columns(param, ia, ib, len(uir_metrics))))
+    pairs["beats_all_alpha"] = beats[ia, ib]
+    # (a, b) and (b, a) share their (read-only) list of crossing points
+    pairs["crossings"] = allp.crossings[pair_id[ia, ib]]
+
+    tests = None
+    if test != "none":
+        tests = pair_tests_cube(ucube, directions, test, correction, seed, n_resamples, tol=tol)
+        tests["verdict"] = metric_verdicts(tests, level=level)
+        cls = pair_classes(tests, level=level)
+        key = pd.MultiIndex.from_arrays([pairs["system_a"], pairs["system_b"]])
+        cls = cls.set_index(["system_a", "system_b"]).reindex(key)
+        pairs["pair_class"] = cls["pair_class"].to_numpy()
+        pairs["n_improved"] = cls["n_improved"].to_numpy()
+        pairs["n_worsened"] = cls["n_worsened"].to_numpy()
+        tk = tests.set_index(["system_a", "system_b", "metric"])
+        for m in uir_metrics:
+            sub = tk.xs(m, level="metric").reindex(key)
+            pairs[f"p_{m}"] = sub["pvalue_corrected"].to_numpy()
+            pairs[f"p_raw_{m}"] = sub["pvalue"].to_numpy()
+            pairs[f"direction_{m}"] = sub["direction"].to_numpy()
+            pairs[f"verdict_{m}"] = sub["verdict"].to_numpy()
+    else:
+        pairs["pair_class"] = None
+        pairs["n_improved"] = np.nan
+        pairs["n_worsened"] = np.nan
+        for m in uir_metrics:
+            pairs[f"p_{m}"] = np.nan
+            pairs[f"p_raw_{m}"] = np.nan
+            pairs[f"direction_{m}"] = 0
+            pairs[f"verdict_{m}"] = None
+    # mean oriented per-topic difference over the topics both systems have
+    mean_x = means(X)
+    valid = ~np.isnan(X).any(axis=2)
+    complete = valid.all(axis=1)
+    mdelta = mean_x[ia] - mean_x[ib]
+    for k in np.flatnonzero(~(complete[ia] & complete[ib])):
+        i, j = ia[k], ib[k]
+        both = valid[i] & valid[j]
+        mdelta[k] = (X[i, both] - X[j, both]).mean(axis=0) if both.any() else np.nan
+    for mi, name in enumerate(uir_metrics):
+        pairs[f"delta_{name}"] = mdelta[:, mi]
+
+    # weakest-metric improvement vs UIR
+    improve_all = np.all(mdelta > 0, axis=1)
+    wk = pairs.loc[improve_all, ["system_a", "system_b", "uir"]].copy()
+    sub = mdelta[improve_all]
+    wk.insert(2, "weakest_metric", np.asarray(uir_metrics, dtype=object)[np.argmin(sub, axis=1)]
+              if len(sub) else [])
+    wk.insert(3, "weakest_delta", sub.min(axis=1) if len(sub) else np.zeros(0))
+    wk = wk.reset_index(drop=True)
+    weakest = pearson(wk["weakest_delta"].to_numpy(), wk["uir"].to_numpy(), wk)
+
+    beds = None
+    if testbeds:
+        beds = beds_core(cube, precision, recall, uir_metrics, testbeds, average, tol, directions,
+                         parametric)
+
+    col_order = ["system_a", "system_b", "uir", "n_a_better", "n_b_better", "n_tied", "n_biased",
+                 "n_topics", *param_cols, "beats_all_alpha", "crossings",
+                 "pair_class", "n_improved", "n_worsened"]
+    for m in uir_metrics:
+        col_order += [f"p_{m}", f"p_raw_{m}", f"delta_{m}", f"direction_{m}", f"verdict_{m}"]
+    pairs = pairs[col_order]
+
+    cls_arr, has_cls = class_arrays(pairs)
+    curve_base = threshold_base(pairs["uir"].to_numpy(dtype=np.float64), cls_arr, has_cls,
+                                 pairs["beats_all_alpha"].to_numpy(dtype=bool), THRESHOLDS)
+
+    parameters = {
+        "precision": precision, "recall": recall, "metrics": list(uir_metrics),
+        "directions": dict(zip(uir_metrics, dirs, strict=True)),
+        "test": test, "correction": correction, "average": average, "tol": tol, "seed": seed,
+        "level": level, "n_resamples": n_resamples, "parametric": parametric, "n_systems": S,
+        "n_topics": len(cube.topics),
+        "testbeds": sorted(set(map(str, testbeds.values()))) if testbeds else None,
+        "profile": prof.name,
+    }
+    return ComparisonCore(parameters, tuple(cube.systems), tuple(uir_metrics), curves, pairs,
+                          ia, ib, umat, tests, means(pr), weakest, beds, curve_base)
+
+
+def comparison_at(core: ComparisonCore, alpha: float = 0.5,
+                  threshold: float = DEFAULT_THRESHOLD) -> CampaignComparison:
+    """The cheap alpha / threshold step on a :class:`ComparisonCore`: campaign F, Delta F, ranks,
+    reference and improved systems, the threshold curve, Delta F vs UIR and the alpha-dependent
+    cross-test-bed counts. The core is not modified."""
+    alpha = check_alpha(alpha)
+    threshold = float(threshold)
+    names = np.asarray(core.systems, dtype=object)
+    S = names.size
+    ia, ib = core.ia, core.ib
+    f = core.curves.values([alpha])[:, 0]
+
+    pairs = core.pairs.copy()
+    at = pairs.columns.get_loc("beats_all_alpha")
+    pairs.insert(at, "delta_f", f[ia] - f[ib])
+    pairs.insert(at, "f_b", f[ib])
+    pairs.insert(at, "f_a", f[ia])
+
+    # systems frame: reference and improved systems under the profile's rule
+    strict = profile_of(core.parameters).strict_improved
+    refs = reference_systems(core.uir, threshold, strict)
+    prm = core.pr_means
+    systems = pd.DataFrame({
+        "system": list(core.systems),
+        "f_alpha": f,
+        "precision": prm[:, 0],
+        "recall": prm[:, 1],
+        "rank": ranks(f),
+        "reference_system": refs["reference_system"].to_numpy(),
+        "reference_uir": refs["reference_uir"].to_numpy(),
+        "improved_systems": refs["improved_systems"].to_numpy(),
+    })
+    systems["n_improved"] = [len(v) for v in systems["improved_systems"]]
+
+    if core.curve_base is not None:
+        u = pairs["uir"].to_numpy(dtype=np.float64)
+        dfv = pairs["delta_f"].to_numpy(dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            curve = threshold_frame(core.curve_base, (u > 0) & (dfv < 0))
+    else:
+        curve = threshold_curve(pairs)
+
+    # Delta F vs UIR: unordered pairs oriented with Delta F >= 0
+    iu, ju = np.triu_indices(S, k=1)
+    flip = (f[ju] > f[iu])
+    a_idx = np.where(flip, ju, iu)
+    b_idx = np.where(flip, iu, ju)
+    dpts = pd.DataFrame({"system_a": names[a_idx], "system_b": names[b_idx],
+                         "delta_f": f[a_idx] - f[b_idx], "uir": core.uir.uir[a_idx, b_idx]})
+    delta_f_vs_uir = pearson(dpts["delta_f"].to_numpy(), dpts["uir"].to_numpy(), dpts)
+
+    cross_tb = beds_frame(core.beds, THRESHOLDS, alpha) if core.beds is not None else None
+
+    p = core.parameters
+    parameters = {
+        "precision": p["precision"], "recall": p["recall"], "metrics": list(p["metrics"]),
+        "directions": dict(p["directions"]), "alpha": alpha, "threshold": threshold,
+    }
+    parameters.update({k: v for k, v in p.items() if k not in parameters})
+    parameters["testbeds"] = list(p["testbeds"]) if p["testbeds"] is not None else None
+    wk = core.weakest_metric.copy()
+    tests = core.tests.copy() if core.tests is not None else None
+    return CampaignComparison(parameters, pairs, systems, curve, core.uir, tests, delta_f_vs_uir,
+                              wk, cross_tb, tuple(core.uir_metrics))
+
+
+def compare(
+    table: pd.DataFrame,
+    precision: str,
+    recall: str,
+    alpha: float = 0.5,
+    threshold: float = DEFAULT_THRESHOLD,
+    test: str | None = None,
+    correction: str | None = None,
+    average: str = "macro",
+    tol: float = DEFAULT_TOL,
+    seed: int = 0,
+    testbeds: Mapping[str, str] | None = None,
+    metrics: Sequence[str] | None = None,
+    directions: Mapping[str, int] | None = None,
+    level: float = DEFAULT_LEVEL,
+    n_resamples: int = 10_000,
+    profile: str = DEFAULT_PROFILE,
+    parametric: bool = True,
+) -> CampaignComparison:
+    """Compare every pair of systems of a campaign (JAIR 2011 §4-§7; ``docs/measures.md``,
+    "The comparison report").
+
+    ``comparison_at(comparison_core(table, ...), alpha, threshold)``: a caller that varies
+    ``alpha`` or ``threshold`` (the dashboard) keeps the core and calls :func:`comparison_at`.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Score table ``system, topic, metric, value``.
+    precision, recall : str
+        The metric pair combined by F_alpha.
+    alpha : float, default 0.5
+        Weight of F_alpha for ranks, Delta F and the threshold curve.
+    threshold : float, default 0.25
+        UIR threshold of reference and improved systems (WePS paper §5) and of the LaTeX pairs
+        table.
+    test : {"wilcoxon", "t", "sign", "randomization", "none"}, optional
+        Default: the profile's (``wilcoxon``).
+    correction : {"holm", "bh", "none"}, optional
+        Default: the profile's (``holm``; ``none`` under ``jair2011``).
+    average : {"macro", "micro"}, default "macro"
+    tol : float, default 1e-9
+        Tolerance of UIR and of the paired tests: differences within ``tol`` are ties.
+    seed : int, default 0
+        Seed of the randomisation test.
+    testbeds : mapping topic -> bed, optional
+        When given (at least two beds), :func:`cross_testbed_prediction` is added.
+    metrics : sequence of str, optional
+        Metrics of UIR and of the tests (default ``[precision, recall]``; at least two).
+    directions : mapping metric -> +1 / -1, optional
+    level : float, default 0.05
+        Significance level of the pair classes.
+    n_resamples : int, default 10000
+        Randomisation test resamples.
+    profile : {"default", "jair2011"}, default "default"
+        The conventions of :mod:`metrics.comparison.profiles`: the default test and correction,
+        and the rule of improved and reference systems (``UIR > threshold`` under jair2011,
+        else ``>=``), which the systems table, the pairs' verdicts and the tie ranking follow.
+    parametric : bool, default True
+        False: ``uir_param`` NaN, no parametric predictor (docs/measures.md, "Parametric UIR").
+
+    Returns
+    -------
+    CampaignComparison
+    """
+    check_average(average)
+    alpha = check_alpha(alpha)
+    core = comparison_core(table, precision, recall, test=test, correction=correction,
+                           average=average, tol=tol, seed=seed, testbeds=testbeds,
+                           metrics=metrics, directions=directions, level=level,
+                           n_resamples=n_resamples, profile=profile, parametric=parametric)
+    return comparison_at(core, alpha, threshold)
+

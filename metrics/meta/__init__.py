@@ -1,0 +1,1 @@
+"""Meta-evaluation of measures: formal constraints, Robustness and Strictness."""

@@ -1,0 +1,243 @@
+"""One output policy for every table the product writes (``docs/output-safety.md``).
+
+Every CSV or TSV that ``compare``, ``evaluate``, ``meta-evaluate``, the bundle and the
+dashboard's downloads write is made here, by :func:`table_bytes` / :func:`write_table`:
+
+* **Formulas neutralised** (the OWASP "CSV injection" convention): a text cell that begins with
+  ``=``, ``+``, ``-``, ``@``, a tab or a carriage return and is not a number gets a single quote
+  in front (``'=HYPERLINK(...)``), so that a spreadsheet shows it as text instead of evaluating
+  it. A text cell that really begins with a quote gets one more (``'x`` -> ``''x``), so that
+  :func:`restore` (drop one leading quote) gives back every name exactly. Numbers written as text
+  (``-1``, ``+0.5``, ``-1e5``) are left as they are. Column names and the ``;``-joined list
+  cells follow the same rule.
+* **Column kinds from dtypes**: :func:`column_kinds` reads each column's dtype (``bool``,
+  ``int``, ``float``, ``str``); a column of Python lists is ``list_float`` or ``list_str`` from
+  the dtype of its flattened values. No cell is inspected one at a time.
+* **Vectorised formatting**: the columns become Arrow arrays and are written by Arrow's CSV
+  writer; floats at full precision (the shortest text that reads back to the same double, a
+  whole number with its ``.0``: ``0.1``, ``1.0``, ``1e-7``), ``NaN`` as an empty cell, booleans
+  as ``True`` / ``False``, lists ``;``-separated (list_str elements with ``%`` written ``%25``
+  and ``;`` written ``%3B``). No cell is quoted unless one of the table holds a quote, the
+  delimiter or a line break; then every text cell is (Arrow quotes by column type).
+
+Parquet (:func:`table_files`) holds the same columns typed, names exactly as they are: a
+typed file has no formulas to neutralise.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+__all__ = ["KINDS", "FORMULA_START", "LIST_SEP", "neutralise", "restore", "unquote_read_back",
+           "column_kinds", "arrow_column", "typed_table", "table_bytes", "write_table",
+           "table_files"]
+
+#: Column kinds a table may declare (the bundle's manifest names one per column).
+KINDS: tuple[str, ...] = ("str", "int", "float", "bool", "list_float", "list_str")
+#: Characters that make a spreadsheet evaluate a cell when it begins with one (OWASP).
+FORMULA_START = "=+-@\t\r"
+QUOTE = "'"
+LIST_SEP = ";"
+_RISKY = r"^[=+\-@\t\r']"  # a formula character, or the quote that the escaping itself uses
+_NUMBER = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
+
+
+def _text(values) -> pa.Array:
+    """``values`` (Series, array, list or Arrow array) as an Arrow string array."""
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    if isinstance(values, pa.Array):
+        return values if pa.types.is_string(values.type) else pc.cast(values, pa.string())
+    return pa.array(values, type=pa.string(), from_pandas=True)
+
+
+def neutralise(values) -> pa.Array:
+    """Text cells with a quote in front where a spreadsheet would evaluate them, vectorised.
+
+    A cell is quoted when it begins with one of :data:`FORMULA_START` and is not a number, or
+    when it begins with a quote itself (so that :func:`restore` is exact). Nulls stay null.
+    The test runs once per distinct value (names repeat across a pairs table).
+    """
+    codes = pc.dictionary_encode(_text(values))
+    names = codes.dictionary
+    safe = pc.if_else(_risky(names), pc.binary_join_element_wise(QUOTE, names, ""), names)
+    return pc.take(safe, codes.indices)
+
+
+def _risky(names: pa.Array) -> pa.Array:
+    """Cells :func:`neutralise` quotes: a formula character or a quote first, not a number."""
+    return pc.and_(pc.match_substring_regex(names, _RISKY),
+                   pc.invert(pc.match_substring_regex(names, _NUMBER)))
+
+
+def restore(values) -> pa.Array:
+    """The inverse of :func:`neutralise`: one leading quote dropped, vectorised."""
+    arr = _text(values)
+    return pc.if_else(pc.starts_with(arr, QUOTE), pc.utf8_slice_codeunits(arr, 1), arr)
+
+
+def unquote_read_back(values) -> tuple[pa.Array, int]:
+    """Names of a table read back from text that may have come from this policy: a cell that is
+    a quote followed by what :func:`neutralise` would have quoted (``'=x``, ``''x``) loses its
+    quote; any other cell (``'abc``, ``-1``) is kept. Returns the names and how many changed.
+    For readers of tables without declared kinds (a score table written by ``evaluate``)."""
+    arr = _text(values)
+    rest = pc.utf8_slice_codeunits(arr, 1)
+    written = pc.fill_null(pc.and_(pc.starts_with(arr, QUOTE), _risky(rest)), False)
+    return pc.if_else(written, rest, arr), int(pc.sum(written).as_py() or 0)
+
+
+def _list_kind(s: pd.Series) -> str:
+    flat = s.dropna().explode().dropna()
+    kind = pd.api.types.infer_dtype(flat, skipna=True)
+    return "list_float" if kind in ("empty", "floating", "integer", "mixed-integer-float") \
+        else "list_str"
+
+
+def column_kinds(df: pd.DataFrame) -> dict[str, str]:
+    """Each column's kind (:data:`KINDS`) from its dtype.
+
+    An object column whose first non-null cell is a list, tuple or array is a list column (its
+    element kind from the dtype of all its elements, flattened: ``list_float`` for numbers or
+    no element at all, ``list_str`` otherwise); every other non-numeric column is ``str``.
+    """
+    kinds = {}
+    for c in df.columns:
+        s = df[c]
+        if pd.api.types.is_bool_dtype(s.dtype):
+            kinds[str(c)] = "bool"
+        elif pd.api.types.is_integer_dtype(s.dtype):
+            kinds[str(c)] = "int"
+        elif pd.api.types.is_float_dtype(s.dtype):
+            kinds[str(c)] = "float"
+        elif s.dtype == object and isinstance(
+                s.get(s.first_valid_index()) if s.first_valid_index() is not None else None,
+                (list, tuple, np.ndarray)):
+            kinds[str(c)] = _list_kind(s)
+        else:
+            kinds[str(c)] = "str"
+    return kinds
+
+
+def arrow_column(s: pd.Series, kind: str) -> pa.Array:
+    """The typed Arrow array of a column of kind ``kind`` (what Parquet stores)."""
+    if kind == "float":
+        return pa.array(pd.to_numeric(s).to_numpy(dtype=float, na_value=np.nan),
+                        type=pa.float64(), from_pandas=True)
+    if kind == "int":
+        return pa.array(s, type=pa.int64(), from_pandas=True)
+    if kind == "bool":
+        return pa.array(s, type=pa.bool_(), from_pandas=True)
+    if kind == "list_float":
+        return pa.array(s, type=pa.list_(pa.float64()), from_pandas=True)
+    if kind == "list_str":
+        try:
+            return pa.array(s, type=pa.list_(pa.string()), from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):  # elements that are not text: as text
+            return pa.array(s.map(_str_list, na_action="ignore"), type=pa.list_(pa.string()),
+                            from_pandas=True)
+    if kind == "str":
+        if s.dtype == object:  # None and text (reference systems), or text-like objects
+            s = s.where(s.isna(), s.astype(str))
+        return pa.array(s, type=pa.string(), from_pandas=True)
+    raise ValueError(f"unknown column kind {kind!r}; known: {', '.join(KINDS)}")
+
+
+def _str_list(v) -> list[str]:
+    return [str(x) for x in v]
+
+
+def _float_text(arr: pa.Array) -> pa.Array:
+    """Doubles as the shortest text that reads back to the same double, a whole number keeping
+    its ``.0`` (as Python's ``repr`` writes it), NaN as null (an empty cell)."""
+    text = pc.cast(arr, pa.string())
+    whole = pc.and_(pc.and_(pc.equal(pc.find_substring(text, "."), -1),
+                            pc.equal(pc.find_substring(text, "e"), -1)),
+                    pc.equal(pc.find_substring(text, "n"), -1))  # not 1e+20, not inf
+    return pc.if_else(whole, pc.binary_join_element_wise(text, ".0", ""), text)
+
+
+def _csv_column(arr: pa.Array, kind: str) -> pa.Array:
+    """The text of one CSV column: numbers formatted, lists joined, text neutralised."""
+    if kind == "float":
+        return _float_text(arr)
+    if kind == "bool":
+        return pc.if_else(arr, "True", "False")
+    if kind == "str":
+        return neutralise(arr)
+    if kind in ("list_float", "list_str"):
+        flat = pc.list_flatten(arr)
+        if kind == "list_float":
+            flat = _float_text(flat)
+        else:
+            flat = pc.replace_substring(pc.replace_substring(flat, "%", "%25"), LIST_SEP, "%3B")
+        joined = pc.binary_join(pa.ListArray.from_arrays(arr.offsets, flat), LIST_SEP)
+        joined = pc.if_else(arr.is_null(), pa.scalar(None, pa.string()), joined)
+        return neutralise(joined)  # "-0.5;0.25" is not a number either
+    return arr  # int
+
+
+def typed_table(df: pd.DataFrame, kinds: Mapping[str, str]) -> pa.Table:
+    """``df`` as an Arrow table, each column typed by its kind, names as they are."""
+    return pa.Table.from_arrays([arrow_column(df[c], kinds[str(c)]) for c in df.columns],
+                                names=[str(c) for c in df.columns])
+
+
+def _csv_bytes(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> bytes:
+    names = typed.column_names
+    columns = [_csv_column(typed.column(i).combine_chunks(), kinds[name])
+               for i, name in enumerate(names)]
+    header = neutralise(names)
+    special = "[\"\r\n" + re.escape(delimiter) + "]"  # numbers and booleans never hold one
+    quote = any(pc.any(pc.match_substring_regex(col, special)).as_py()
+                for col in [header, *(c for c, n in zip(columns, names, strict=True)
+                                      if kinds[n] in ("str", "list_str"))])
+    text = pa.Table.from_arrays(columns, names=header.to_pylist())
+    sink = io.StringIO()  # the header by hand: Arrow quotes it whatever the quoting style
+    csv.writer(sink, delimiter=delimiter, lineterminator="\n",
+               quoting=csv.QUOTE_ALL if quote else csv.QUOTE_MINIMAL).writerow(text.column_names)
+    body = io.BytesIO()
+    pacsv.write_csv(text, body, pacsv.WriteOptions(
+        include_header=False, delimiter=delimiter, quoting_style="needed" if quote else "none"))
+    return sink.getvalue().encode("utf-8") + body.getvalue()
+
+
+def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,
+                delimiter: str = ",") -> bytes:
+    """The CSV (``delimiter=","``) or TSV (``"\\t"``) text of ``df`` under the output policy,
+    UTF-8, header first, text quoted (and quotes doubled)."""
+    kinds = dict(kinds or column_kinds(df))
+    return _csv_bytes(typed_table(df, kinds), kinds, delimiter)
+
+
+def write_table(df: pd.DataFrame, path: str | Path, kinds: Mapping[str, str] | None = None,
+                delimiter: str = ",") -> bytes:
+    """Write :func:`table_bytes` to ``path``; returns the bytes written (to fingerprint them)."""
+    data = table_bytes(df, kinds, delimiter)
+    Path(path).write_bytes(data)
+    return data
+
+
+def table_files(df: pd.DataFrame, kinds: Mapping[str, str],
+                parquet: bool) -> tuple[bytes, bytes | None]:
+    """The CSV bytes of ``df`` and, with ``parquet``, its Parquet twin (each column typed by its
+    kind, names exactly as they are: a typed file has no formulas to neutralise), from one Arrow
+    conversion."""
+    typed = typed_table(df, kinds)
+    twin = None
+    if parquet:
+        sink = pa.BufferOutputStream()
+        pq.write_table(typed, sink)
+        twin = sink.getvalue().to_pybytes()
+    return _csv_bytes(typed, kinds, ","), twin
