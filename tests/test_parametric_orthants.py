@@ -236,6 +236,17 @@ def test_parametric_three_metrics_singular_rules():
     assert parametric_from_deltas(Dn) == pytest.approx(parametric_from_deltas(D), abs=1e-13)
 
 
+def test_two_metric_pairs_are_the_matrix_entries():
+    # every ordered pair in closed form (broadcast by rows) and a list of pairs (gathered)
+    t = random_table(S=7, T=25, M=2, seed=9, decimals=2, nan_share=0.03)
+    X = oriented(score_cube(t, ["m0", "m1"]), None)
+    full = parametric_all_pairs(X)
+    ia, ib = np.array([0, 3, 6, 2, 4]), np.array([5, 1, 2, 6, 4])
+    some = parametric_pairs(X, ia, ib)
+    assert np.array_equal(some.value, full.value[ia, ib]) and not some.error.any()
+    assert np.allclose(full.value, -full.value.T, atol=1e-15)
+
+
 @pytest.mark.parametrize("M", [3, 4])
 def test_all_pairs_matrix_pairs_and_single_pair_agree(M):
     t = random_table(S=7, T=25, M=M, seed=M, decimals=2, nan_share=0.03)

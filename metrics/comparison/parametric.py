@@ -141,20 +141,26 @@ def check_parametric_size(n_systems: int) -> None:
             f"metrics.comparison.parametric.parametric_pairs")
 
 
-def _two_metric_pairs(X: np.ndarray, ia: np.ndarray, ib: np.ndarray, tol: float, seed: int
-                      ) -> np.ndarray:
+def _two_metric_pairs(X: np.ndarray, ia: np.ndarray, ib: np.ndarray, tol: float, seed: int,
+                      every_pair: bool = False) -> np.ndarray:
     """Parametric UIR of ordered pairs (ia, ib) for M <= 2: the closed form vectorised where
     every topic is usable and no difference is constant, :func:`parametric_from_deltas` for
-    the rest."""
+    the rest. ``every_pair``: (ia, ib) are all S x S pairs row by row, whose differences are
+    then broadcast a block of rows at a time instead of gathered."""
     S, T, M = X.shape
     out = np.full(ia.size, np.nan)
     valid = ~np.isnan(X).any(axis=2)
     complete = valid.all(axis=1)
     Xc = np.where(valid[:, :, None], X, 0.0)
     k = max(1, _BLOCK_CELLS // max(1, T * M))
+    if every_pair:
+        k = max(1, k // S) * S  # whole rows
     for p0 in range(0, ia.size, k):
         a, b = ia[p0:p0 + k], ib[p0:p0 + k]
-        D = Xc[a] - Xc[b]  # (k, T, M)
+        if every_pair:
+            D = (Xc[p0 // S:(p0 + a.size) // S, None] - Xc[None, :]).reshape(-1, T, M)
+        else:
+            D = Xc[a] - Xc[b]  # (k, T, M)
         mu = D.mean(axis=1)
         sd = np.sqrt(((D - mu[:, None, :]) ** 2).sum(axis=1) / max(T - 1, 1))
         ptp = D.max(axis=1) - D.min(axis=1)
@@ -215,8 +221,8 @@ def parametric_all_pairs(X: np.ndarray, tol: float = DEFAULT_TOL,
     check_parametric_size(S)
     if M <= 2:
         ia, ib = np.divmod(np.arange(S * S), S)
-        res = parametric_pairs(X, ia, ib, tol, seed)
-        return ParametricValues(res.value.reshape(S, S), res.error.reshape(S, S))
+        value = _two_metric_pairs(X, ia, ib, tol, seed, every_pair=True).reshape(S, S)
+        return ParametricValues(value, np.where(np.isnan(value), np.nan, 0.0))
     iu, ju = np.triu_indices(S, k=1)
     res = parametric_pairs(X, iu, ju, tol, seed)
     value = np.zeros((S, S))
