@@ -10,7 +10,8 @@ script has finished and no chart or table is still a placeholder:
 - ``page``: a switch from the Leaderboard to the Compare page and to the UIR analysis page.
 
 Each ratio is target / measured seconds (>= 1 meets the target). Skipped when Debian's chromium
-or Playwright is missing. ``UNANIMITY_BENCH_PORT`` sets the port (default: a free one). The
+or Playwright is missing, and in the quick mode. ``UNANIMITY_BENCH_PORT`` sets the port
+(default: a free one). The
 numbers of record are in docs/dashboard-in-use.md, "Timings".
 """
 
@@ -27,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from score_examples import random_score_table  # noqa: E402
+from timing import quick  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 S, T = 150, 200
@@ -105,6 +107,8 @@ def measure(url: str) -> dict[str, float]:
 
 
 def run():
+    if quick():  # a browser and a server: not for the quick loop
+        return []
     try:
         import playwright  # noqa: F401, PLC0415
     except ImportError:

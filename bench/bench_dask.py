@@ -11,6 +11,9 @@ The default run stays short: sizes come from environment variables.
   same campaign's BCubed P/R by scikit-learn's ``contingency_matrix`` route (sparse table in
   memory, then the BCubed sums) against the Dask engine's items/s.
 
+``--quick`` (bench/run.py): skipped (starting a local cluster alone takes seconds); run
+``python bench/run.py dask`` with the variables above for a smaller figure.
+
 Run alone as ``python bench/bench_dask.py --items 100000000 --memory-limit 8GB`` for the large
 case: it writes the campaign (unless ``--path`` holds one), runs the Dask engine on a
 LocalCluster with that total memory limit and prints the timings of the phases, the per-task
@@ -67,11 +70,14 @@ def _sklearn_route(path: Path) -> tuple[float, float]:
 
 def run():
     from distributed import Client, LocalCluster  # noqa: PLC0415
+    from timing import quick  # noqa: PLC0415
 
     from metrics.engines.dask import evaluate_dask  # noqa: PLC0415
     from metrics.engines.dask.layout import load_in_memory  # noqa: PLC0415
     from metrics.measures.scoring import evaluate  # noqa: PLC0415
 
+    if quick():
+        return
     items = int(os.environ.get("UNANIMITY_BENCH_DASK_ITEMS", 2_000_000))
     sk_items = int(os.environ.get("UNANIMITY_BENCH_DASK_SKLEARN_ITEMS", 1_000_000))
     with tempfile.TemporaryDirectory(prefix="unanimity-bench-") as tmp:
@@ -93,10 +99,10 @@ def run():
         p, r = _sklearn_route(sk_path)
         t_sk = time.perf_counter() - t0
         assert np.allclose([p, r], res_sk.scores["value"], rtol=0, atol=1e-12)
-    yield (f"dask_vs_numpy_{items // 10**6}M", t_np / t_dask,
+    yield (f"dask_vs_numpy_{items / 10**6:g}M", t_np / t_dask,
            f"dask {items / t_dask:,.0f} items/s ({t_dask:.1f} s) vs numpy load+evaluate "
            f"{items / t_np:,.0f} items/s ({t_np:.1f} s), 2 local workers")
-    yield (f"dask_vs_sklearn_contingency_{sk_items // 10**6}M", t_sk / t_dask_sk,
+    yield (f"dask_vs_sklearn_contingency_{sk_items / 10**6:g}M", t_sk / t_dask_sk,
            f"dask {sk_items / t_dask_sk:,.0f} items/s ({t_dask_sk:.1f} s) vs "
            f"sklearn contingency_matrix route {sk_items / t_sk:,.0f} items/s ({t_sk:.1f} s)")
 

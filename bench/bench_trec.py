@@ -14,7 +14,8 @@ resident memory (``VmHWM``, written by the process itself):
 Ratios (>= 1 meets the target): ``trec_ir_vs_pytrec_eval`` = 1.5 x pytrec_eval / Unanimity
 (target: at most 1.5 times the script), ``trec_ir_vs_ir_measures`` = ir_measures / Unanimity,
 ``trec_ir_peak_memory`` = 300 MB / Unanimity's peak. Skipped (no line) when the shared campaign
-is absent. The machine may be shared: read the ratios, not the seconds.
+is absent. The machine may be shared: read the ratios, not the seconds. ``--quick``
+(bench/run.py): one round unless ``BENCH_TREC_REPEAT`` says otherwise.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from timing import sized
 
 ROOT = Path(__file__).resolve().parents[1]
 TREC_DL = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"
@@ -105,7 +108,7 @@ def _measure(code: str, args: list[str], peak_file: Path) -> tuple[float, float]
 def run() -> list[tuple[str, float, str]]:
     if not TREC_DL.is_dir():
         return []
-    repeat = int(os.environ.get("BENCH_TREC_REPEAT", "3"))
+    repeat = int(os.environ.get("BENCH_TREC_REPEAT", sized(3, 1)))
     with tempfile.TemporaryDirectory() as tmp:
         commands = {
             "unanimity": (CLI, ["evaluate", str(TREC_DL), "--metrics", MEASURES,

@@ -1,9 +1,24 @@
-"""Timing helper shared by the benchmark modules."""
+"""Timing helpers shared by the benchmark modules, and the quick mode."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+
+#: set to "1" by ``python bench/run.py --quick``
+QUICK_ENV = "UNANIMITY_BENCH_QUICK"
+
+
+def quick() -> bool:
+    """True in the quick mode (``bench/run.py --quick``): smaller sizes, the whole run in about
+    a minute, for a contributor's loop. The figures are then not the README's."""
+    return os.environ.get(QUICK_ENV) == "1"
+
+
+def sized(full, small):
+    """``small`` in the quick mode, ``full`` otherwise."""
+    return small if quick() else full
 
 
 def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
@@ -14,4 +29,17 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
         t0 = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def best_of_each(fns: dict[str, Callable[[], object]], repeat: int = 3) -> dict[str, float]:
+    """Smallest wall-clock time of each function over ``repeat`` rounds, the functions taking
+    turns within every round, so that the machine's load falls on a figure and on its peer
+    alike."""
+    best = dict.fromkeys(fns, float("inf"))
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - t0)
     return best

@@ -16,6 +16,9 @@ papers leave open are listed in ``docs/measures.md``, "The comparison report":
   per-topic difference is > 0 for every UIR metric.
 * Pair classes and per-metric verdicts come from the corrected p-values at ``level`` = 0.05
   (:mod:`metrics.comparison.significance`); with ``test="none"`` they are left empty.
+
+(Size: a little over 400 lines; the core and the alpha step build one pairs frame and its
+column order together, which a split would have to pass back and forth.)
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from metrics.analyses.threshold import (
 )
 from metrics.comparison.alpha import all_pairs_alpha
 from metrics.comparison.curves import Curves, check_average, curves_from_arrays
-from metrics.comparison.parametric import parametric_matrix
+from metrics.comparison.parametric import pair_columns, parametric_all_pairs
 from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile, profile_of
 from metrics.comparison.reference import reference_systems
 from metrics.comparison.significance import (
@@ -92,7 +95,7 @@ class ComparisonCore:
     ----------
     parameters : dict
         The alpha-free arguments (``precision, recall, metrics, directions, test, correction,
-        average, tol, seed, level, n_resamples, n_systems, n_topics, testbeds``).
+        average, tol, seed, level, n_resamples, parametric, n_systems, n_topics, testbeds``).
     systems : tuple of str
     uir_metrics : tuple of str
     curves : campaign F_alpha curves of the systems (alpha -> F in :func:`comparison_at`).
@@ -140,6 +143,7 @@ def comparison_core(
     level: float = DEFAULT_LEVEL,
     n_resamples: int = 10_000,
     profile: str = DEFAULT_PROFILE,
+    parametric: bool = True,
 ) -> ComparisonCore:
     """The alpha- and threshold-independent part of :func:`compare` (see :class:`ComparisonCore`).
 
@@ -168,9 +172,9 @@ def comparison_core(
     dirs = metric_directions(ucube.metrics, directions)
     X = ucube.oriented(dirs)
 
-    # UIR, parametric UIR
+    # parametric UIR (first: a campaign too large for it is refused before any work), UIR
+    param = parametric_all_pairs(X, tol) if parametric else None
     umat = uir_matrix_cube(ucube, tol, directions)
-    param = parametric_matrix(X, tol)
 
     # F_alpha curves, beats-for-all-alpha, crossings (all pairs at once)
     pr = sub_cube(cube, [precision, recall]).values
@@ -185,7 +189,7 @@ def comparison_core(
     pairs = umat.to_dataframe()
     ia = pd.Index(names).get_indexer(pairs["system_a"])
     ib = pd.Index(names).get_indexer(pairs["system_b"])
-    pairs["uir_param"] = param[ia, ib]
+    pairs = pairs.assign(**(param_cols := pair_columns(param, ia, ib, len(uir_metrics))))
     pairs["beats_all_alpha"] = beats[ia, ib]
     # (a, b) and (b, a) share their (read-only) list of crossing points
     pairs["crossings"] = allp.crossings[pair_id[ia, ib]]
@@ -240,10 +244,11 @@ def comparison_core(
 
     beds = None
     if testbeds:
-        beds = beds_core(cube, precision, recall, uir_metrics, testbeds, average, tol, directions)
+        beds = beds_core(cube, precision, recall, uir_metrics, testbeds, average, tol, directions,
+                         parametric)
 
     col_order = ["system_a", "system_b", "uir", "n_a_better", "n_b_better", "n_tied", "n_biased",
-                 "n_topics", "uir_param", "beats_all_alpha", "crossings",
+                 "n_topics", *param_cols, "beats_all_alpha", "crossings",
                  "pair_class", "n_improved", "n_worsened"]
     for m in uir_metrics:
         col_order += [f"p_{m}", f"p_raw_{m}", f"delta_{m}", f"direction_{m}", f"verdict_{m}"]
@@ -257,7 +262,8 @@ def comparison_core(
         "precision": precision, "recall": recall, "metrics": list(uir_metrics),
         "directions": dict(zip(uir_metrics, dirs, strict=True)),
         "test": test, "correction": correction, "average": average, "tol": tol, "seed": seed,
-        "level": level, "n_resamples": n_resamples, "n_systems": S, "n_topics": len(cube.topics),
+        "level": level, "n_resamples": n_resamples, "parametric": parametric, "n_systems": S,
+        "n_topics": len(cube.topics),
         "testbeds": sorted(set(map(str, testbeds.values()))) if testbeds else None,
         "profile": prof.name,
     }
@@ -348,6 +354,7 @@ def compare(
     level: float = DEFAULT_LEVEL,
     n_resamples: int = 10_000,
     profile: str = DEFAULT_PROFILE,
+    parametric: bool = True,
 ) -> CampaignComparison:
     """Compare every pair of systems of a campaign (JAIR 2011 §4-§7; ``docs/measures.md``,
     "The comparison report").
@@ -388,6 +395,8 @@ def compare(
         The conventions of :mod:`metrics.comparison.profiles`: the default test and correction,
         and the rule of improved and reference systems (``UIR > threshold`` under jair2011,
         else ``>=``), which the systems table, the pairs' verdicts and the tie ranking follow.
+    parametric : bool, default True
+        False: ``uir_param`` NaN, no parametric predictor (docs/measures.md, "Parametric UIR").
 
     Returns
     -------
@@ -398,6 +407,6 @@ def compare(
     core = comparison_core(table, precision, recall, test=test, correction=correction,
                            average=average, tol=tol, seed=seed, testbeds=testbeds,
                            metrics=metrics, directions=directions, level=level,
-                           n_resamples=n_resamples, profile=profile)
+                           n_resamples=n_resamples, profile=profile, parametric=parametric)
     return comparison_at(core, alpha, threshold)
 

@@ -91,7 +91,8 @@ def _delta_f_counts(f: np.ndarray, truth: np.ndarray, thresholds: np.ndarray):
 
 
 def beds_core(cube: ScoreCube, precision: str, recall: str, uir_metrics: Sequence[str],
-               testbeds: Mapping[str, str], average: str, tol: float, directions) -> BedsCore:
+               testbeds: Mapping[str, str], average: str, tol: float, directions,
+               parametric: bool = True) -> BedsCore:
     beds = _bed_cubes(cube, testbeds)
     S = len(cube.systems)
     off = ~np.eye(S, dtype=bool)
@@ -101,9 +102,10 @@ def beds_core(cube: ScoreCube, precision: str, recall: str, uir_metrics: Sequenc
         curves[bed] = curves_from_arrays(pr[:, :, 0], pr[:, :, 1], average)
         uc = sub_cube(bc, uir_metrics)
         uir_b = uir_matrix_cube(uc, tol, directions).uir
-        par_b = parametric_matrix(uc.oriented(metric_directions(uc.metrics, directions)), tol)
         scores[(bed, "uir")] = _sorted_scores(np.asarray(uir_b, dtype=np.float64)[off])
-        scores[(bed, "uir_param")] = _sorted_scores(np.asarray(par_b, dtype=np.float64)[off])
+        if parametric:
+            par_b = parametric_matrix(uc.oriented(metric_directions(uc.metrics, directions)), tol)
+            scores[(bed, "uir_param")] = _sorted_scores(np.asarray(par_b, dtype=np.float64)[off])
     return BedsCore(tuple(beds), off, curves, scores)
 
 
@@ -124,6 +126,8 @@ def beds_frame(core: BedsCore, thresholds: np.ndarray, alpha: float) -> pd.DataF
         for pred in PREDICTORS:
             if pred == "delta_f":
                 n_sel, n_ok = _delta_f_counts(f, truth, th)
+            elif (bed, pred) not in core.scores:   # parametric UIR left out
+                continue
             else:
                 sv, order = core.scores[(bed, pred)]
                 n_sel, n_ok = _counts_at_least(sv, order, truth_off, th)

@@ -64,6 +64,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"tolerance of UIR and the paired tests: differences within it are ties "
                         f"(default {DEFAULT_TOL:g})")
     p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test")
+    p.add_argument("--no-parametric", dest="parametric", action="store_false",
+                   help="leave parametric UIR out (uir_param empty), e.g. for more systems than "
+                        "its all-pairs matrix allows (docs/measures.md, Parametric UIR)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--latex", action="store_true", help="also write report.tex (booktabs)")
     p.add_argument("--latex-top", type=_top, default=LATEX_TOP, metavar="N",
@@ -179,6 +182,7 @@ def run(args: argparse.Namespace) -> int:
             table, metrics[0], metrics[1], alpha=args.alpha, threshold=args.threshold,
             test=args.tests, correction=args.correction, average=args.average, tol=args.tol,
             seed=args.seed, testbeds=beds, metrics=metrics, profile=profile.name,
+            parametric=args.parametric,
         )
         args.tests, args.correction = result.parameters["test"], result.parameters["correction"]
         # the output folder is a versioned bundle (metrics/reports/bundle.py) with ranking.csv

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.model.campaign import Membership
+from metrics.model.key_counts import sorted_counts
 
 __all__ = ["Contingency", "build_contingency", "contingency_from_labels", "factorize"]
 
@@ -45,7 +46,11 @@ class Contingency:
     n_topics : int
     cell_class, cell_cluster : ndarray of int64, shape (n_cells,)
         Gold class code and system cluster code of each non-empty cell; cells are sorted by
-        class, then cluster.
+        class, then cluster. A table of two label arrays
+        (:func:`contingency_from_labels`) whose cells are mostly non-empty lists every cell,
+        the empty ones with count 0: every sum and maximum over the cells is the same (a zero
+        adds nothing), and a kernel that needs the non-empty cells only (a graph of them)
+        selects ``cell_count > 0``.
     cell_count : ndarray of float64, shape (n_cells,)
         n_ij.
     cell_topic : ndarray of int64, shape (n_cells,)
@@ -81,8 +86,14 @@ class Contingency:
     missing_self_recall: np.ndarray
 
     # --- per-topic reductions ------------------------------------------------------------------
-    def topic_sum(self, cell_values: np.ndarray) -> np.ndarray:
-        """Σ over the cells of each topic."""
+    def topic_sum(self, cell_values: np.ndarray, scratch: bool = False) -> np.ndarray:
+        """Σ over the cells of each topic (in cell order, one topic at a time). With
+        ``scratch``, ``cell_values`` is the caller's temporary and may be overwritten."""
+        if self.n_topics == 1:
+            # the same sequential sum as the bincount, without reading cell_topic
+            if not cell_values.size:
+                return np.zeros(1)
+            return np.cumsum(cell_values, out=cell_values if scratch else None)[-1:].copy()
         return np.bincount(self.cell_topic, weights=cell_values, minlength=self.n_topics)
 
     def class_sum(self, class_values: np.ndarray) -> np.ndarray:
@@ -96,6 +107,8 @@ class Contingency:
     @property
     def n_total(self) -> np.ndarray:
         """Σ_ij n_ij per topic (= n_items without overlap)."""
+        if self.n_topics == 1:  # counts are whole numbers: every order of summation is exact
+            return np.array([self.cell_count.sum()])
         return self.topic_sum(self.cell_count)
 
     def max_per_class(self) -> np.ndarray:
@@ -121,25 +134,43 @@ class Contingency:
         return np.bincount(self.cluster_topic[self.col_sum > 0], minlength=self.n_topics)
 
 
+#: items per block of the range scan (a block of int64 stays in the L2 cache)
+_BLOCK = 1 << 17
+
+
+def _int_range(labels: np.ndarray) -> tuple[int, int] | None:
+    """(min, max) of non-empty integer labels whose range is small enough to offset directly
+    (at most max(4 n, 2^16) values), None otherwise. Block by block, so that the array is read
+    from memory once for both its minimum and its maximum."""
+    if not (labels.size and np.issubdtype(labels.dtype, np.integer)):
+        return None
+    lows, highs = [], []
+    for start in range(0, labels.size, _BLOCK):
+        block = labels[start:start + _BLOCK]
+        lows.append(block.min())
+        highs.append(block.max())
+    lo, hi = int(min(lows)), int(max(highs))
+    return (lo, hi) if hi - lo <= max(4 * labels.size, 1 << 16) else None
+
+
 def factorize(labels: np.ndarray) -> tuple[np.ndarray, int]:
     """Integer codes 0..k-1 for a label array, without sorting when it can.
 
-    Small-range integer labels are offset directly (O(n)); other labels go through a hash
-    table (``pandas.factorize``), also O(n). The codes are not sorted by label value; the
-    metrics do not care.
+    Small-range integer labels are offset directly (O(n); codes in label order); other labels
+    go through a hash table (``pandas.factorize``, O(n); codes in order of first appearance).
     """
     labels = np.asarray(labels)
     if labels.ndim != 1:
         raise ValueError(f"labels must be 1-D, got shape {labels.shape}")
-    if labels.size and np.issubdtype(labels.dtype, np.integer):
-        lo, hi = int(labels.min()), int(labels.max())
-        if hi - lo <= max(4 * labels.size, 1 << 16):
-            codes = (labels - lo).astype(np.int64, copy=False)
-            used = np.bincount(codes, minlength=hi - lo + 1) > 0
-            if used.all():
-                return codes, hi - lo + 1
-            remap = np.cumsum(used) - 1
-            return remap[codes], int(used.sum())
+    rng = _int_range(labels)
+    if rng is not None:
+        lo, hi = rng
+        codes = (labels - lo).astype(np.int64, copy=False)
+        used = np.bincount(codes, minlength=hi - lo + 1) > 0
+        if used.all():
+            return codes, hi - lo + 1
+        remap = np.cumsum(used) - 1
+        return remap[codes], int(used.sum())
 
     codes, uniques = pd.factorize(labels, sort=False)
     return codes.astype(np.int64, copy=False), int(len(uniques))
@@ -150,16 +181,49 @@ def _cells(gcode: np.ndarray, scode: np.ndarray, n_g: int, n_s: int):
     if gcode.size == 0:
         e = np.zeros(0, dtype=np.int64)
         return e, e, np.zeros(0)
-    if n_g * n_s <= max(4 * gcode.size, 1 << 20):
-        counts = np.bincount(gcode * n_s + scode, minlength=n_g * n_s)
-        nz = np.flatnonzero(counts)
-        return nz // n_s, nz % n_s, counts[nz].astype(np.float64)
-    key, cnt = np.unique(gcode * np.int64(n_s) + scode, return_counts=True)
+    key, cnt = sorted_counts(gcode * np.int64(n_s) + scode)
     return key // n_s, key % n_s, cnt.astype(np.float64)
+
+
+def _dense_counts(lt: np.ndarray, lp: np.ndarray) -> np.ndarray | None:
+    """The (class range x cluster range) table of counts of two small-range integer label
+    arrays, from one ``np.bincount`` over the key lt * span + lp; rows and columns are the
+    label values lo..hi, in order. The cluster range is read first; the class range comes with
+    the keys, block by block. None when the labels are not such integers or the table would
+    exceed max(n, 2^20) cells (then :func:`factorize` and :func:`_cells` do the work)."""
+    if not (lt.size and np.issubdtype(lt.dtype, np.integer)):
+        return None
+    rs = _int_range(lp)
+    if rs is None or rs[1] - rs[0] + 1 > max(lt.size, 1 << 20):
+        return None
+    span_s = rs[1] - rs[0] + 1
+    key = np.empty(lt.size, dtype=np.int64)
+    lows, highs = [], []
+    for start in range(0, lt.size, _BLOCK):
+        block, out = lt[start:start + _BLOCK], key[start:start + _BLOCK]
+        lows.append(block.min())
+        highs.append(block.max())
+        np.multiply(block, span_s, out=out, casting="unsafe")
+        np.add(out, lp[start:start + _BLOCK], out=out, casting="unsafe")
+    lo_g, hi_g = int(min(lows)), int(max(highs))
+    span_g = hi_g - lo_g + 1
+    size = span_g * span_s
+    if (span_g - 1 > max(4 * lt.size, 1 << 16) or size > max(lt.size, 1 << 20)
+            or max(abs(lo_g), abs(hi_g)) * span_s + max(abs(rs[0]), abs(rs[1])) >= 1 << 62):
+        return None                     # (the last: the keys may have overflowed)
+    off = lo_g * span_s + rs[0]         # the key of (lo_g, lo_s)
+    if not 0 <= off <= size:            # negative labels, or a far offset: shift the keys
+        key -= off
+        off = 0
+    return np.bincount(key, minlength=off + size)[off:].reshape(span_g, span_s)
 
 
 def contingency_from_labels(labels_true, labels_pred) -> Contingency:
     """The contingency table of one topic given two label arrays (non-overlapping clusterings).
+
+    Small-range integer labels (the common case) take one ``np.bincount`` pass over the items;
+    other labels one hash factorisation per array first. The class and cluster sizes are the
+    table's margins (counted once, over the cells, not again over the items).
 
     Parameters
     ----------
@@ -174,11 +238,34 @@ def contingency_from_labels(labels_true, labels_pred) -> Contingency:
         raise ValueError(
             f"labels_true and labels_pred must have the same length, got {lt.size} and {lp.size}"
         )
-    g, n_g = factorize(lt)
-    s, n_s = factorize(lp)
-    cls, clu, cnt = _cells(g, s, n_g, n_s)
-    class_size = np.bincount(g, minlength=n_g).astype(np.float64)
-    cluster_size = np.bincount(s, minlength=n_s).astype(np.float64)
+    counts = _dense_counts(lt, lp)
+    if counts is not None:
+        # codes: the labels present, in label order (as :func:`factorize` gives them)
+        row, col = counts.sum(axis=1), counts.sum(axis=0)
+        used_g, used_s = row > 0, col > 0
+        if not used_g.all():
+            counts, row = counts[used_g], row[used_g]
+        if not used_s.all():
+            counts, col = counts[:, used_s], col[used_s]
+        n_g, n_s = counts.shape
+        full = counts > 0
+        if 2 * np.count_nonzero(full) >= full.size:
+            # mostly non-empty: every cell, by class then cluster, the empty ones with count 0
+            # (cheaper than picking the others out; see the class docstring)
+            cls = np.repeat(np.arange(n_g), n_s)
+            clu = np.tile(np.arange(n_s), n_g)
+            cnt = counts.ravel().astype(np.float64)
+        else:                              # the non-empty cells, by class then cluster
+            cls = np.repeat(np.arange(n_g), full.sum(axis=1))
+            clu = np.broadcast_to(np.arange(n_s), counts.shape)[full]
+            cnt = counts[full].astype(np.float64)
+        class_size, cluster_size = row.astype(np.float64), col.astype(np.float64)
+    else:
+        g, n_g = factorize(lt)
+        s, n_s = factorize(lp)
+        cls, clu, cnt = _cells(g, s, n_g, n_s)
+        class_size = np.bincount(cls, weights=cnt, minlength=n_g)
+        cluster_size = np.bincount(clu, weights=cnt, minlength=n_s)
     zero = np.zeros(1)
     return Contingency(
         n_topics=1, cell_class=cls, cell_cluster=clu, cell_count=cnt,
@@ -232,16 +319,17 @@ def build_contingency(
     cls, clu, cnt = _cells(g, s, n_g, n_s)
     class_topic = gold.label_topic.astype(np.int64)
     cluster_topic = run.label_topic.astype(np.int64)
-    class_size = np.bincount(gold.label, minlength=n_g).astype(np.float64)
-    cluster_size = np.bincount(run.label, minlength=n_s).astype(np.float64)
+    # the margins over the cells (few), not over the items again
+    row_sum = np.bincount(cls, weights=cnt, minlength=n_g)
+    col_sum = np.bincount(clu, weights=cnt, minlength=n_s)
     overlapping = bool(g.size != n_items)
-    row_sum: np.ndarray
-    col_sum: np.ndarray
-    if overlapping:
-        row_sum = np.bincount(cls, weights=cnt, minlength=n_g)
-        col_sum = np.bincount(clu, weights=cnt, minlength=n_s)
+    class_size: np.ndarray
+    cluster_size: np.ndarray
+    if overlapping:  # the sizes count each item once, the margins once per expanded pair
+        class_size = np.bincount(gold.label, minlength=n_g).astype(np.float64)
+        cluster_size = np.bincount(run.label, minlength=n_s).astype(np.float64)
     else:
-        row_sum, col_sum = class_size, cluster_size
+        class_size, cluster_size = row_sum, col_sum
     n_per_topic = np.bincount(item_topic, minlength=n_topics).astype(np.float64)
     msr: np.ndarray = np.zeros(n_topics)
     if penalize and missing is not None and missing.any():

@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from metrics.model.key_counts import sorted_codes, sorted_counts
+
 __all__ = ["partition_counts", "table_dtypes", "TABLES", "LABEL_SEP", "SIDE_SEP"]
 
 #: separators inside a signature string: between labels, and between the cluster set and the
@@ -67,21 +69,31 @@ def _conform(frame: pd.DataFrame | None, dtypes: dict) -> pd.DataFrame:
     return frame[list(dtypes)].astype(dtypes).reset_index(drop=True)
 
 
-def _count(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct keys and how often each occurs."""
-    return np.unique(key, return_counts=True)
-
-
 def _pairs(a: np.ndarray, b: np.ndarray, n_b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct (a, b) pairs (b in [0, n_b)) with counts, as (a, b, n)."""
-    key, n = _count(a.astype(np.int64) * max(n_b, 1) + b)
+    """Distinct (a, b) pairs (b in [0, n_b)) with counts, as (a, b, n), sorted."""
+    key, n = sorted_counts(a.astype(np.int64) * max(n_b, 1) + b)
     return key // max(n_b, 1), key % max(n_b, 1), n
 
 
 def _dedupe(owner: np.ndarray, label: np.ndarray, n_label: int):
-    """Rows (owner, label) without exact duplicates, sorted by owner then label."""
-    owner_u, label_u, _ = _pairs(owner, label, n_label)
-    return owner_u, label_u
+    """Rows (owner, label) without exact duplicates, sorted by owner then label. The rows of
+    owners with a single row are placed by owner (no sort); only the owners with several rows
+    (several labels, or duplicate rows) are sorted."""
+    owner = owner.astype(np.int64, copy=False)
+    label = label.astype(np.int64, copy=False)
+    per = np.bincount(owner) if owner.size else np.zeros(0, dtype=np.int64)
+    multi = per[owner] >= 2
+    mo, ml, _ = _pairs(owner[multi], label[multi], n_label)
+    so, sl = owner[~multi], label[~multi]
+    # merge by owner (the two sets of owners are disjoint): each owner's slot, then its rank
+    k = np.bincount(so, minlength=per.size) + np.bincount(mo, minlength=per.size)
+    start = np.cumsum(k) - k
+    out_o = np.empty(so.size + mo.size, dtype=np.int64)
+    out_l = np.empty(so.size + mo.size, dtype=np.int64)
+    out_o[start[so]], out_l[start[so]] = so, sl
+    pos = start[mo] + np.arange(mo.size) - np.searchsorted(mo, mo, side="left")
+    out_o[pos], out_l[pos] = mo, ml
+    return out_o, out_l
 
 
 def _joined(owner: np.ndarray, labels: np.ndarray) -> pd.Series:
@@ -94,7 +106,7 @@ def _joined(owner: np.ndarray, labels: np.ndarray) -> pd.Series:
 def _gold(gold: pd.DataFrame, n_t: int, icode: np.ndarray, n_i: int):
     gt = gold["topic"].to_numpy(np.int64)
     g_key = gt * n_i + icode
-    items, g_inv = np.unique(g_key, return_inverse=True)
+    items, g_inv = sorted_codes(g_key)
     gl, g_names = pd.factorize(gold["class"], use_na_sentinel=False)
     gi, gl = _dedupe(g_inv.reshape(-1), gl, len(g_names))
     item_topic = items // n_i
@@ -153,7 +165,7 @@ def partition_counts(gold: pd.DataFrame, run: pd.DataFrame, n_t: int,
         rt = r_topic_all[sel]
         rl = r_lab_all[sel]
         key_all = (rt + 1) * n_i + r_icode[sel]          # topic -1 (not in the gold) -> 0
-        rk_u, rk_inv = np.unique(key_all, return_inverse=True)
+        rk_u, rk_inv = sorted_codes(key_all)
         ri, rlab = _dedupe(rk_inv.reshape(-1), rl, len(r_names))
         rk = rk_u[ri]
         pos = np.searchsorted(items, rk - n_i)
@@ -182,8 +194,7 @@ def partition_counts(gold: pd.DataFrame, run: pd.DataFrame, n_t: int,
         r_label_of_item = np.zeros(n_items, dtype=np.int64)
         r_label_of_item[m_item] = m_lab
         one = np.flatnonzero((kg == 1) & (kc == 1))
-        tg, tg_inv = np.unique(item_topic[one] * max(len(g_names), 1) + g_label_of_item[one],
-                               return_inverse=True)
+        tg, tg_inv = sorted_codes(item_topic[one] * max(len(g_names), 1) + g_label_of_item[one])
         a, b, n = _pairs(tg_inv.reshape(-1), r_label_of_item[one], len(r_names))
         n_g = max(len(g_names), 1)
         cells = [pd.DataFrame({"t": tg[a] // n_g, "c": tg[a] % n_g,

@@ -39,8 +39,10 @@ def bcubed(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
                          "metrics.measures.clustering.overlap.extended_bcubed for overlapping ones")
     sq = table.cell_count ** 2
     n = table.n_items
-    p = table.topic_sum(sq / table.cluster_size[table.cell_cluster])
-    r = table.topic_sum(sq / table.class_size[table.cell_class]) - table.missing_self_recall
+    w = np.take(table.cluster_size, table.cell_cluster)  # one scratch array for both sums
+    p = table.topic_sum(np.divide(sq, w, out=w), scratch=True)
+    np.take(table.class_size, table.cell_class, out=w)
+    r = table.topic_sum(np.divide(sq, w, out=w), scratch=True) - table.missing_self_recall
     with np.errstate(invalid="ignore", divide="ignore"):
         p = np.where(n > 0, p / n, 1.0)
         r = np.where(n > 0, np.maximum(r, 0.0) / n, 1.0)

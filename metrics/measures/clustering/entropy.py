@@ -41,10 +41,12 @@ __all__ = ["Entropies", "entropies", "homogeneity_completeness_v_measure", "v_me
 
 
 def _xlogx(x: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(x, dtype=np.float64)
-    np.multiply(x, np.log(x, where=x > 0, out=np.zeros_like(x, dtype=np.float64)),
-                out=out, where=x > 0)
-    return out
+    """x log x, 0 at 0."""
+    pos = x > 0
+    if pos.all():  # non-empty cells and labels: nothing to mask
+        return x * np.log(x)
+    out = np.log(x, where=pos, out=np.zeros_like(x, dtype=np.float64))
+    return np.multiply(x, out, out=out, where=pos)
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,8 @@ def accuracy_11(table: Contingency) -> np.ndarray:
     """
     cls, clu, cnt, top = (table.cell_class, table.cell_cluster, table.cell_count,
                           table.cell_topic)
+    if not cnt.all():  # a table of label arrays may list its empty cells
+        cls, clu, cnt, top = cls[cnt > 0], clu[cnt > 0], cnt[cnt > 0], top[cnt > 0]
     if cnt.size == 0:
         return np.ones(table.n_topics)
     for a_is_class in (True, False):
