@@ -32,7 +32,7 @@ unanimous improvement relation).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import chain, combinations
 
 import numpy as np
 import pandas as pd
@@ -66,13 +66,20 @@ class AggregationRobustness:
     tau : DataFrame
         ``rule_a, rule_b, kendall_tau, pvalue`` for each two rules (``aggregation_tau.csv``).
     flips : DataFrame
-        ``system_a, system_b, rules_a_above, rules_b_above, uir, uir_robust``, a above b under
-        the comparison's F_alpha (``aggregation_flips.csv``).
+        The flipped pairs, a above b under the comparison's F_alpha: ``system_a, system_b,
+        f_alpha_crosses`` (the F curves cross in (0, 1)), ``order_<rule>`` (+1: a above b under
+        the rule, -1: b above a, 0: tied) for every rule, ``uir`` (of a over b), ``uir_robust``
+        (``aggregation_flips.csv``).
     """
 
     ranks: pd.DataFrame
     tau: pd.DataFrame
     flips: pd.DataFrame
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The bundle's tables: ``aggregation``, ``aggregation_tau``, ``aggregation_flips``."""
+        return {"aggregation": self.ranks, "aggregation_tau": self.tau,
+                "aggregation_flips": self.flips}
 
 
 def _rank(score: np.ndarray) -> np.ndarray:
@@ -119,28 +126,33 @@ def pareto_front(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ~dominated & np.isfinite(mx).all(axis=1), (~dom_t & valid).sum(axis=1)
 
 
-def _alpha_range(curves: Curves, f0: np.ndarray, f1: np.ndarray, crossings: pd.Series,
-                 ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _alpha_range(curves: Curves, f: np.ndarray, f0: np.ndarray, f1: np.ndarray,
+                 crossings: pd.Series, ia: np.ndarray, ib: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Best and worst rank over alpha in [0, 1] (module docstring).
 
     For each ordered pair (a, b), whether b is above a just after alpha = 0 is read at the
-    midpoint of 0 and the pair's first crossing (0.5 without one); each crossing toggles it. The
+    midpoint of 0 and the pair's first crossing (without one, at the comparison's alpha ``f``:
+    the order is the same for every alpha but where the curves only touch); each crossing
+    toggles it. The
     number of systems above a is swept over a's sorted crossing points (at a crossing the pair
     ties: systems leaving are counted out before systems entering are counted in); the exact
     ranks at alpha = 0 and 1 are added."""
     S = f0.size
     lens = crossings.map(len).to_numpy(dtype=np.int64)
-    first = np.array([c[0] if len(c) else 1.0 for c in crossings], dtype=np.float64)
-    mid = first / 2
-    U, V, W = curves.U, curves.V, curves.W
+    x = np.fromiter(chain.from_iterable(crossings), dtype=np.float64, count=int(lens.sum()))
+    offset = np.cumsum(lens) - lens
+    mid = x[offset[lens > 0]] / 2
+    start = f[ib] > f[ia]              # no crossing: the order at the comparison's alpha holds
+    r, U, V, W = ia[lens > 0], curves.U, curves.V, curves.W
+    q = ib[lens > 0]
     with np.errstate(invalid="ignore", divide="ignore"):
-        fa = (W[ia] / (U[ia] + mid[:, None] * V[ia])).sum(axis=1)
-        fb = (W[ib] / (U[ib] + mid[:, None] * V[ib])).sum(axis=1)
-    start = np.where(curves.defined[ib], fb, -np.inf) > np.where(curves.defined[ia], fa, -np.inf)
+        fa = (W[r] / (U[r] + mid[:, None] * V[r])).sum(axis=1)
+        fb = (W[q] / (U[q] + mid[:, None] * V[q])).sum(axis=1)
+    start[lens > 0] = np.where(curves.defined[q], fb, -np.inf) > np.where(curves.defined[r], fa,
+                                                                          -np.inf)
     above0 = np.bincount(ia, weights=start, minlength=S).astype(np.int64)
-    x = (np.concatenate([np.asarray(c, dtype=np.float64) for c in crossings]) if lens.sum()
-         else np.zeros(0))
-    k = np.arange(x.size) - np.repeat(np.cumsum(lens) - lens, lens)   # k-th crossing of a pair
+    k = np.arange(x.size) - np.repeat(offset, lens)                   # k-th crossing of a pair
     after = np.repeat(start, lens) ^ (k % 2 == 0)                   # b above a after it
     delta = np.where(after, 1, -1)
     sys_ = np.repeat(ia, lens)
@@ -186,7 +198,7 @@ def aggregation_robustness(table: pd.DataFrame,
     pos = {s: i for i, s in enumerate(names)}
     ia = pairs["system_a"].map(pos).to_numpy(dtype=np.int64)
     ib = pairs["system_b"].map(pos).to_numpy(dtype=np.int64)
-    best, worst = _alpha_range(curves, f0, f1, pairs["crossings"], ia, ib)
+    best, worst = _alpha_range(curves, f, f0, f1, pairs["crossings"], ia, ib)
 
     scores = {"f_alpha": f, "f_alpha_0": f0, "f_alpha_1": f1, **rule_scores(mean_x)}
     pareto_m, pareto_t = pareto_front(X)
@@ -207,30 +219,21 @@ def aggregation_robustness(table: pd.DataFrame,
     iu, ju = np.triu_indices(len(names), k=1)
     swap = f[ju] > f[iu]
     a_i, b_i = np.where(swap, ju, iu), np.where(swap, iu, ju)
-    point_rules = [r for r in RULES if not r.startswith("f_alpha")]
-    a_above = {r: scores[r][a_i] > scores[r][b_i] for r in point_rules}
-    b_above = {r: scores[r][b_i] > scores[r][a_i] for r in point_rules}
+    order = {r: np.sign(scores[r][a_i] - scores[r][b_i]) for r in RULES}
     crossing = np.zeros((len(names), len(names)), dtype=bool)
     crossing[ia, ib] = pairs["crossings"].map(len).to_numpy() > 0
-    fam_a = (f[a_i] > f[b_i]) | crossing[a_i, b_i] | (f0[a_i] > f0[b_i]) | (f1[a_i] > f1[b_i])
-    fam_b = crossing[a_i, b_i] | (f0[b_i] > f0[a_i]) | (f1[b_i] > f1[a_i]) | (f[b_i] > f[a_i])
-    a_above["f_alpha"], b_above["f_alpha"] = fam_a, fam_b
-    any_a = np.logical_or.reduce(list(a_above.values()))
-    any_b = np.logical_or.reduce(list(b_above.values()))
-    flip = np.flatnonzero(any_a & any_b)
-    rules = ["f_alpha", *point_rules]
-    who = np.asarray(rules, dtype=object)
-    a_mat = np.column_stack([a_above[r][flip] for r in rules])
-    b_mat = np.column_stack([b_above[r][flip] for r in rules])
+    crosses = crossing[a_i, b_i]
+    signs = np.column_stack([np.nan_to_num(order[r]) for r in RULES])
+    flip = np.flatnonzero(((signs > 0).any(axis=1) | crosses)
+                          & ((signs < 0).any(axis=1) | crosses))
     u = result.uir.uir[a_i[flip], b_i[flip]]
     thr, strict = float(p["threshold"]), profile_of(p).strict_improved
     robust = np.asarray(improves(pd.Series(u), thr, strict)) | np.asarray(
         improves(pd.Series(-u), thr, strict))
     nm = np.asarray(names, dtype=object)
-    flips = pd.DataFrame({
-        "system_a": nm[a_i[flip]], "system_b": nm[b_i[flip]],
-        "rules_a_above": [" ".join(who[row]) for row in a_mat],
-        "rules_b_above": [" ".join(who[row]) for row in b_mat],
-        "uir": u, "uir_robust": robust,
-    })
+    flips = pd.DataFrame({"system_a": nm[a_i[flip]], "system_b": nm[b_i[flip]],
+                          "f_alpha_crosses": crosses[flip]})
+    for r in RULES:
+        flips[f"order_{r}"] = np.nan_to_num(order[r][flip]).astype(np.int64)
+    flips["uir"], flips["uir_robust"] = u, robust
     return AggregationRobustness(ranks, tau, flips)

@@ -166,6 +166,7 @@ def _r(v) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from metrics.analyses import compare  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.analyses.aggregation import aggregation_robustness  # noqa: PLC0415 - as above
     from metrics.analyses.uncertainty import (  # noqa: PLC0415 - as above
         bootstrap_comparison,
         with_bootstrap,
@@ -208,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
                                         args.confidence, beds)
             result = with_bootstrap(result, boot)
         # the output folder is a versioned bundle (metrics/reports/bundle.py) with ranking.csv
+        agg = aggregation_robustness(table, result)
         extra, extra_tex, extra_json = {}, [], {}
         if args.paper_tables or profile.paper_tables or args.random_baselines:
             pt = paper_tables(result, table,
@@ -216,8 +218,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             written = write_comparison_bundle(
                 result, args.out, inputs=_input_paths(args), options=_options(args),
-                latex=args.latex, extra_tables=extra, extra_latex=extra_tex, extra_json=extra_json,
-                latex_top=args.latex_top or None)
+                latex=args.latex, extra_tables={**agg.tables(), **extra}, extra_latex=extra_tex,
+                extra_json=extra_json, latex_top=args.latex_top or None,
+                ranking_columns=agg.ranks[["system", "pareto_means", "pareto_topics"]])
         except OSError as exc:
             raise UnanimityError(
                 f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
@@ -241,6 +244,10 @@ def run(args: argparse.Namespace) -> int:
               f"{_r(every['pearson_r'])} (n={every['n']}), "
               f"ten pairs {_r(pts['weakest_metric_top']['pearson_r'])}; WePS Table 2: "
               f"{w['reversed']} of {w['n_pairs']} pairs reverse between the two alphas")
+    n_flips = len(agg.flips)
+    print(f"aggregation rules: {n_flips} pairs ordered differently by two rules, "
+          f"{int(agg.flips['uir_robust'].sum())} of them robust by UIR; Pareto-optimal on the "
+          f"means: {int(agg.ranks['pareto_means'].sum())} systems")
     if args.bootstrap:
         b = result.parameters["bootstrap"]
         print(f"bootstrap: {b['n_resamples']} resamples over topics"

@@ -302,6 +302,7 @@ def write_comparison_bundle(
     extra_latex: Sequence[str] = (),
     extra_json: Mapping[str, object] | None = None,
     latex_top: int | None = LATEX_TOP,
+    ranking_columns: pd.DataFrame | None = None,
 ) -> list[Path]:
     """The bundle of a :class:`metrics.reports.comparison_report.CampaignComparison`: every file of
     its
@@ -323,6 +324,10 @@ def write_comparison_bundle(
         at = ranking_csv.columns.get_loc("rank_high") + 1
         ranking_csv.insert(at, "rank_ci_low", ci["rank_ci_low"].to_numpy())
         ranking_csv.insert(at + 1, "rank_ci_high", ci["rank_ci_high"].to_numpy())
+    if ranking_columns is not None:
+        more = ranking_columns.set_index("system").loc[ranking_csv["system"]]
+        for col in more.columns:
+            ranking_csv[col] = more[col].to_numpy()
     tables = {**result.csv_tables(), "ranking": ranking_csv,
               "ranking_order": ranking.to_dataframe(), "ranking_hasse": ranking.hasse,
               **dict(extra_tables or {})}
