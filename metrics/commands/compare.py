@@ -18,22 +18,23 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from metrics.analyses.paper_tables import paper_tables
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args, metric_names
-from metrics.comparison.curves import AVERAGES
-from metrics.comparison.profiles import PROFILES, get_profile
-from metrics.comparison.reference import improves
-from metrics.comparison.significance import CORRECTIONS, TESTS
-from metrics.comparison.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
+from metrics.comparison.profiles import (
+    AVERAGES,
+    CORRECTIONS,
+    DEFAULT_THRESHOLD,
+    DEFAULT_TOL,
+    PROFILES,
+    TESTS,
+    get_profile,
+)
 from metrics.errors import UnanimityError
-from metrics.measures.registry import parse_metric
-from metrics.measures.scoring import evaluate
-from metrics.model.score_table import validate_score_table
-from metrics.reports.bundle import write_comparison_bundle
 from metrics.reports.latex import LATEX_TOP
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["add_parser", "run", "load_scores"]
 
@@ -110,6 +111,9 @@ def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFr
 def _scores_of(campaign, args: argparse.Namespace,
                metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
     """:func:`load_scores` of an already loaded campaign."""
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.model.score_table import validate_score_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     if campaign.scores is not None:
         table = validate_score_table(campaign.scores, source=str(args.path))
     else:
@@ -121,6 +125,8 @@ def _scores_of(campaign, args: argparse.Namespace,
 def _as_requested(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
     """``evaluate``'s table with each metric named as the user wrote it (``MAP`` stays ``MAP``
     where ``evaluate`` writes ``ir_measures``' canonical ``AP``)."""
+    from metrics.measures.registry import parse_metric  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     spelled: dict[str, str] = {}
     for name in names:
         canonical = str(parse_metric(name))
@@ -155,7 +161,12 @@ def _r(v) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    import pandas as pd  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     from metrics.analyses import compare  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.analyses.paper_tables import paper_tables  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.comparison.reference import improves  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.reports.bundle import write_comparison_bundle  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     metrics = _metric_names(args.metrics)
     out = Path(args.out)

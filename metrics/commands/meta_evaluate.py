@@ -31,13 +31,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import pandas as pd
-
 from metrics.commands.campaign_args import add_campaign_args, metric_names
 from metrics.commands.compare import load_scores
 from metrics.errors import UnanimityError
-from metrics.meta.strictness import STRICTNESS_READINGS
-from metrics.reports.table_output import write_table
+from metrics.meta.readings import STRICTNESS_READINGS
 
 __all__ = ["add_parser", "run", "OUTPUT_FILES"]
 
@@ -80,7 +77,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import pandas as pd  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.reports.table_output import write_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     if args.strictness_top < 1:
         raise UnanimityError(f"--strictness-top must be a whole number >= 1, got "

@@ -27,8 +27,7 @@ from typing import Any
 from metrics.errors import UnanimityError
 from metrics.measures.organisation.ir import parse_ir_measure
 from metrics.measures.organisation.weights import DEFAULT_N, DEFAULT_W
-from metrics.measures.typelevel.type_entries import TYPE_KERNELS
-from metrics.measures.typelevel.type_scores import DEFAULT_SECONDS, MAPPINGS
+from metrics.measures.typelevel.type_options import DEFAULT_SECONDS, MAPPINGS
 
 __all__ = [
     "MetricInfo",
@@ -247,12 +246,25 @@ _MAPPING_CHECKS = {
 _H = "h(B_i) = {h(k) : k ∈ B_i}, a set; under 1-1 an unmapped cluster counts in |h(B_i)|"
 
 
+def _type_kernel(name: str) -> Callable[..., Any]:
+    """The type-level kernel ``name`` of
+    :data:`metrics.measures.typelevel.type_entries.TYPE_KERNELS`, imported on its first call
+    (scipy.sparse and the mapping searches stay out of the start-up of every other metric)."""
+
+    def kernel(scorer: Any, **params: Any) -> Any:
+        from metrics.measures.typelevel.type_entries import TYPE_KERNELS  # noqa: PLC0415 - deferred: scipy.sparse at start-up
+
+        return TYPE_KERNELS[name](scorer, **params)
+
+    return kernel
+
+
 def _type_info(name: str, description: str, formula: str, measure: str) -> MetricInfo:
     """A type-level entry: parameters ``mapping`` (one_to_one, many_to_one) and ``seconds``
     (time limit of the exact many-to-one search per topic, default by measure)."""
     return MetricInfo(name, 1, "type level", description, formula, _RAR10,
                       params={"mapping": "one_to_one", "seconds": DEFAULT_SECONDS[measure]},
-                      type_level=True, kernel=TYPE_KERNELS[name], param_checks=_MAPPING_CHECKS)
+                      type_level=True, kernel=_type_kernel(name), param_checks=_MAPPING_CHECKS)
 
 
 _TYPE_INFOS: tuple[MetricInfo, ...] = (

@@ -30,7 +30,6 @@ from metrics.measures.clustering import purity as _purity
 from metrics.measures.clustering.overlap import extended_bcubed
 from metrics.measures.organisation.blocks import organisation_blocks
 from metrics.measures.registry import MetricSpec, available_metrics, parse_metrics
-from metrics.measures.typelevel.type_entries import scorer_mappings
 from metrics.model.campaign import AlignedRun, Campaign, Membership
 from metrics.model.contingency import Contingency, build_contingency
 from metrics.model.score_table import SCORE_COLUMNS
@@ -186,6 +185,8 @@ def evaluate(
                     raise UnanimityError(f"{spec} cannot be computed on campaign {campaign.name!r}")
                 blocks[si, :, mi] = kernel(scorer, **spec.params)
         if mappings_out is not None:
+            from metrics.measures.typelevel.type_entries import scorer_mappings  # noqa: PLC0415 - deferred: scipy.sparse, not for IR measures
+
             rows = scorer_mappings(scorer, system, campaign.topics)
             if rows is not None:
                 mappings_out.append(rows)
