@@ -36,6 +36,7 @@ import pandas as pd
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args, metric_names
 from metrics.commands.compare import load_scores
 from metrics.errors import UnanimityError
+from metrics.meta.filtering_table import DEFAULT_ACCEPT_TOP, DEFAULT_RELEVANT_GRADE
 from metrics.meta.ranking_table import DEFAULT_MIN_DEPTH, DEFAULT_TOPS
 from metrics.meta.strictness import STRICTNESS_READINGS
 from metrics.reports.table_output import write_table
@@ -47,6 +48,8 @@ OUTPUT_FILES: tuple[str, ...] = ("meta_evaluation.csv", "meta_evaluation_topics.
 CONSTRAINT_FILES: tuple[str, ...] = ("constraints.csv", "constraint_verdicts.csv")
 #: the R&S paper's meta-evaluation tables ``--table`` reproduces.
 PAPER_TABLES: tuple[int, ...] = (7, 8)
+#: the R&S paper's figures ``--figure`` reproduces.
+PAPER_FIGURES: tuple[int, ...] = (1,)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -68,6 +71,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="the R&S paper's layout on this campaign: 8 = ranking measures (a qrels "
                         "file and TREC runs), 7 = filtering measures (each run's top K "
                         "accepted); docs/meta-evaluation.md sections 4-5")
+    p.add_argument("--figure", type=int, choices=PAPER_FIGURES,
+                   help="the R&S paper's Figure 1 on this campaign: R*S against each standard "
+                        "filtering measure, one point per (system, topic); writes "
+                        "figure1.csv into --out")
+    p.add_argument("--accept-top", type=int, default=DEFAULT_ACCEPT_TOP, metavar="K",
+                   help="--table 7 / --figure 1 on a ranking campaign: each run accepts its top "
+                        f"K documents (default {DEFAULT_ACCEPT_TOP})")
+    p.add_argument("--relevant-grade", type=int, default=DEFAULT_RELEVANT_GRADE, metavar="G",
+                   help="--table 7 / --figure 1 on a ranking campaign: grades >= G are relevant "
+                        f"(default {DEFAULT_RELEVANT_GRADE})")
     p.add_argument("--min-depth", type=int, default=DEFAULT_MIN_DEPTH, metavar="N",
                    help=f"--table 8: keep the runs whose median ranking depth is at least N "
                         f"(default {DEFAULT_MIN_DEPTH})")
@@ -98,7 +111,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
-    if args.table is not None:
+    if args.table is not None or args.figure is not None:
         return _paper_table(args)
     if not args.out:
         raise UnanimityError("--out DIR is required (the folder the tables are written to)")
@@ -177,21 +190,42 @@ def _tops(text: str) -> list[int]:
 
 
 def _paper_table(args: argparse.Namespace) -> int:
-    """``--table 8``: the paper's ranking table on the campaign (``--out``: ``table8.csv``,
-    ``table8_topics.csv``)."""
-    from metrics.meta.ranking_table import ranking_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    """``--table 8`` (ranking), ``--table 7`` (filtering) and ``--figure 1`` on the campaign;
+    with ``--out``, ``table8.csv`` and ``table8_topics.csv``, ``table7.csv`` and
+    ``table7_topics.csv``, ``figure1.csv``."""
+    from metrics.meta.filtering_table import (  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+        figure1,
+        filtering_table,
+        filtering_view,
+    )
+    from metrics.meta.ranking_table import ranking_table  # noqa: PLC0415 - deferred: as above
 
     if args.metrics or args.reference:
-        raise UnanimityError(f"--table {args.table} chooses its own measures; drop --metrics "
+        raise UnanimityError("--table and --figure choose their own measures; drop --metrics "
                              "and --reference")
+    if args.figure is not None and not args.out:
+        raise UnanimityError("--figure 1 writes figure1.csv: give --out DIR")
     tops = _tops(args.tops)
     campaign = campaign_from_args(args)
-    result = ranking_table(campaign, min_depth=args.min_depth, tops=tops)
-    print("\n".join(result.lines(campaign.name)))
+    files: dict[str, pd.DataFrame] = {}
+    if args.table == 8:
+        ranked = ranking_table(campaign, min_depth=args.min_depth, tops=tops)
+        print("\n".join(ranked.lines(campaign.name)))
+        files |= {"table8.csv": ranked.table, "table8_topics.csv": ranked.meta.per_topic}
+    if args.table == 7 or args.figure == 1:
+        view = filtering_view(campaign, accept_top=args.accept_top,
+                              relevant_grade=args.relevant_grade)
+        if args.table == 7:
+            filtered = filtering_table(view, tops=tops)
+            print("\n".join(filtered.lines(campaign.name)))
+            files |= {"table7.csv": filtered.table, "table7_topics.csv": filtered.meta.per_topic}
+        if args.figure == 1:
+            fig = figure1(view)
+            print(f"figure 1: R*S against {', '.join(fig.measures)}, {len(fig.points)} points; "
+                  f"{fig.description}")
+            files["figure1.csv"] = fig.points
     if args.out:
-        out = Path(args.out)
-        files = {"table8.csv": result.table, "table8_topics.csv": result.meta.per_topic}
-        _write(out, files)
+        _write(Path(args.out), files)
     return 0
 
 
