@@ -383,7 +383,9 @@ def weakest_metric_figure(df: pd.DataFrame, metrics: Sequence[str], r: float | N
                          f"{MIN_FONT + 1}px;color:#555'>{sub}</span>", height=480)
     fig.update_layout(margin=dict(l=80, r=30, t=90, b=60), showlegend=True,
                       legend=dict(orientation="h", yanchor="top", y=-0.16, x=0, xanchor="left"))
-    fig.update_xaxes(title_text="UIR(a, b)")
+    # UIR lies in [-1, 1]: the axis never runs past it (autorange does around a single point)
+    lo = float(df["uir"].min()) if len(df) else 0.0
+    fig.update_xaxes(title_text="UIR(a, b)", range=[max(-1.05, min(lo, 0.0) - 0.05), 1.05])
     fig.update_yaxes(title_text="weakest \u0394 (a \u2212 b)")
     return fig
 

@@ -27,6 +27,7 @@ from metrics.comparison.curves import AVERAGES
 from metrics.comparison.profiles import PROFILES, get_profile
 from metrics.comparison.reference import improves
 from metrics.comparison.significance import CORRECTIONS, TESTS
+from metrics.comparison.small_sample import small_sample
 from metrics.comparison.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
 from metrics.errors import UnanimityError
 from metrics.measures.registry import parse_metric
@@ -209,6 +210,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR {sign} "
           f"{args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
+    few = small_sample(str(result.parameters["test"]), int(table["topic"].nunique()),
+                       float(result.parameters["level"]))
+    if not few.can_be_significant:  # said before anyone reads an empty list of tie groups
+        print(few.sentence())
     if extra_json:  # the papers' tables in one line
         pts = extra_json["paper_tables"]
         w = pts["weps_table2"]
