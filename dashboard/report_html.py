@@ -93,9 +93,10 @@ def tie_groups_note(ranking, top: int | None = None) -> str:
     cut = (f" The first {top} of {len(groups)} systems; all in the ranking CSV."
            if top is not None and len(groups) > top else "")
     cyc = f" {len(ranking.cycles)} cycle(s) of UIR merged into ties." if ranking.cycles else ""
-    return (f"{len(groups)} systems in {n_groups} tie groups. A system is above another only "
-            f"where it is a robust improvement over it ({rule}) or a chain of them leads down to "
-            "it; the rank interval is every rank consistent with that order "
+    plural = "" if n_groups == 1 else "s"
+    return (f"{len(groups)} systems in {n_groups} tie group{plural}. A system is above another "
+            f"only where it is a robust improvement over it ({rule}) or a chain of them leads "
+            "down to it; the rank interval is every rank consistent with that order "
             f"(docs/rankings.md).{cyc}{cut}")
 
 

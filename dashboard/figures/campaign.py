@@ -329,7 +329,8 @@ def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, re
             (robust, f"UIR \u2265 {threshold:.2f} (robust)", COLOR_A, "circle")):
         sub = df[mask]
         fig.add_trace(Scatter(
-            x=sub["uir"], y=sub["delta_f"], mode="markers", name=f"{name}: {len(sub)} pairs",
+            x=sub["uir"], y=sub["delta_f"], mode="markers",
+            name=f"{name}: {len(sub)} pair{'' if len(sub) == 1 else 's'}",
             marker=dict(size=5 if big else 7, color=color, opacity=0.75, symbol=symbol),
             customdata=np.stack([sub["system_a"].astype(str), sub["system_b"].astype(str)],
                                 axis=1) if len(sub) else None,
