@@ -182,6 +182,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from metrics.comparison.bootstrap import check_confidence  # noqa: PLC0415 - as above
     from metrics.comparison.reference import improves  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.comparison.small_sample import small_sample  # noqa: PLC0415 - as above
     from metrics.reports.bundle import write_comparison_bundle  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     metrics = _metric_names(args.metrics)
@@ -246,6 +247,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR {sign} "
           f"{args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
+    few = small_sample(str(result.parameters["test"]), int(table["topic"].nunique()),
+                       float(result.parameters["level"]))
+    if not few.can_be_significant:  # said before anyone reads an empty list of tie groups
+        print(few.sentence())
     if extra_json:  # the papers' tables in one line
         pts = extra_json["paper_tables"]
         w = pts["weps_table2"]
