@@ -12,7 +12,7 @@ import sys
 
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
-from metrics.measures.registry import available_metrics, parse_metrics
+from metrics.measures.registry import PROVIDERS, parse_metrics
 from metrics.reports.table_output import table_bytes, write_table
 from metrics.reports.terminal_text import data_stream
 
@@ -62,10 +62,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _list_metrics() -> int:
 
     rows = [("metric", "better", "family", "parameters", "description")]
-    for m in available_metrics(type_level=True, organisation=True):
-        params = ", ".join(f"{k}={v}" for k, v in m.params.items())
-        rows.append((m.name, "higher" if m.direction > 0 else "lower", m.family, params or "-",
-                     m.description))
+    for provider in PROVIDERS:  # every family's metrics, then the names it parses itself
+        for m in provider.infos:
+            params = ", ".join(f"{k}={v}" for k, v in m.params.items())
+            rows.append((m.name, "higher" if m.direction > 0 else "lower", m.family,
+                         params or "-", m.description))
+        for pattern, params, description in provider.patterns:
+            rows.append((pattern, "higher", provider.family, params, description))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]  # the description runs on
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4])
