@@ -19,8 +19,16 @@ import pytest
 from metrics.cli import main
 from metrics.errors import UnanimityError
 from metrics.io import load
+from metrics.io.build import RawClustering, build_campaign
 from metrics.measures import registry
-from metrics.measures.provider import KNOWN, OWNER, MetricInfo, MetricSpec, Provider
+from metrics.measures.provider import (
+    KNOWN,
+    OWNER,
+    MetricInfo,
+    MetricSpec,
+    Provider,
+    refuse_for_dask,
+)
 from metrics.measures.registry import check_metrics, metrics_for, parse_metric, register
 from metrics.measures.scoring import evaluate, score_clusterings
 from metrics.model.campaign_kinds import ALL_KINDS, CampaignKind, campaign_kind
@@ -65,9 +73,7 @@ def test_kinds_of_the_bundled_campaigns(tmp_path):
 def test_kinds_of_rankings_without_tail_and_of_overlap(tmp_path):
     three = "topic\titem\tlevel\nq\ta\t1\nq\tb\t2\nq\tc\t3\n"
     assert campaign_kind(load(_folder(tmp_path, three, {"r": three}))) is CampaignKind.RANKING
-    # an item in two clusters: the same numbers as score_clusterings, the overlapping kind
-    from metrics.io.build import RawClustering, build_campaign
-
+    # an item in two clusters: the overlapping kind
     def raw(rows, source):
         t, i, lab = zip(*rows, strict=True)
         return RawClustering(source=source, topic=np.asarray(t, dtype=object),
@@ -139,8 +145,8 @@ def test_pickers_offer_only_what_the_kind_supports(tmp_path):
 
 def test_the_dashboard_custom_pair_lists_no_clustering_metric_on_a_ranking():
     pytest.importorskip("streamlit")
-    from dashboard import data
-    from dashboard.state import Source
+    from dashboard import data  # noqa: PLC0415 - after importorskip
+    from dashboard.state import Source  # noqa: PLC0415 - after importorskip
 
     names = data.metric_names(Source("trec_small", "trec_small", str(SMALL), "t", ()))
     assert "nDCG@10" in names and "reliability" in names
@@ -148,8 +154,6 @@ def test_the_dashboard_custom_pair_lists_no_clustering_metric_on_a_ranking():
 
 
 def test_dask_refuses_by_the_providers_word():
-    from metrics.measures.provider import refuse_for_dask
-
     refuse_for_dask(registry.parse_metrics("purity,bcubed_precision,reliability"))
     for name, says in [("type_macro_f", "type level: a type-level mapping is searched"),
                        ("reliability_priority", "reliability/sensitivity: the priority"),
@@ -193,7 +197,6 @@ def test_a_new_family_is_one_class_and_one_line(toy_family):
     with pytest.raises(UnanimityError, match="toy metrics apply to the kinds clustering, ranking"):
         check_metrics(load(HAND), [parse_metric("toy_gold_items")])
     with pytest.raises(UnanimityError, match="the Dask engine cannot compute toy_gold_items"):
-        from metrics.measures.provider import refuse_for_dask
         refuse_for_dask([parse_metric("toy_gold_items")])
     with pytest.raises(ValueError, match="already registered"):
         register(GoldItemsProvider())
