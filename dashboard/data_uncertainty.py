@@ -23,7 +23,7 @@ def _bootstrap(tkey: str, _result, _t: pd.DataFrame, _beds: dict | None, alpha: 
         bootstrap_comparison,
         with_bootstrap,
     )
-    from metrics.comparison.bootstrap import DEFAULT_CONFIDENCE  # noqa: PLC0415 - as above
+    from metrics.comparison.profiles import DEFAULT_CONFIDENCE  # noqa: PLC0415 - as above
 
     return with_bootstrap(_result, bootstrap_comparison(_t, _result, n, seed,
                                                         DEFAULT_CONFIDENCE, _beds))

@@ -18,23 +18,24 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from metrics.analyses.paper_tables import paper_tables
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args, metric_names
-from metrics.comparison.bootstrap import DEFAULT_CONFIDENCE, check_confidence
-from metrics.comparison.curves import AVERAGES
-from metrics.comparison.profiles import PROFILES, get_profile
-from metrics.comparison.reference import improves
-from metrics.comparison.significance import CORRECTIONS, TESTS
-from metrics.comparison.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
+from metrics.comparison.profiles import (
+    AVERAGES,
+    CORRECTIONS,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_THRESHOLD,
+    DEFAULT_TOL,
+    PROFILES,
+    TESTS,
+    get_profile,
+)
 from metrics.errors import UnanimityError
-from metrics.measures.registry import parse_metric
-from metrics.measures.scoring import evaluate
-from metrics.model.score_table import validate_score_table
-from metrics.reports.bundle import write_comparison_bundle
 from metrics.reports.latex import LATEX_TOP
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["add_parser", "run", "load_scores"]
 
@@ -120,6 +121,9 @@ def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFr
 def _scores_of(campaign, args: argparse.Namespace,
                metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
     """:func:`load_scores` of an already loaded campaign."""
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.model.score_table import validate_score_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     if campaign.scores is not None:
         table = validate_score_table(campaign.scores, source=str(args.path))
     else:
@@ -131,6 +135,8 @@ def _scores_of(campaign, args: argparse.Namespace,
 def _as_requested(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
     """``evaluate``'s table with each metric named as the user wrote it (``MAP`` stays ``MAP``
     where ``evaluate`` writes ``ir_measures``' canonical ``AP``)."""
+    from metrics.measures.registry import parse_metric  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     spelled: dict[str, str] = {}
     for name in names:
         canonical = str(parse_metric(name))
@@ -165,12 +171,19 @@ def _r(v) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    import pandas as pd  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     from metrics.analyses import compare  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
     from metrics.analyses.aggregation import aggregation_robustness  # noqa: PLC0415 - as above
+    from metrics.analyses.paper_tables import paper_tables  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
     from metrics.analyses.uncertainty import (  # noqa: PLC0415 - as above
         bootstrap_comparison,
         with_bootstrap,
     )
+    from metrics.comparison.bootstrap import check_confidence  # noqa: PLC0415 - as above
+    from metrics.comparison.reference import improves  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.comparison.small_sample import small_sample  # noqa: PLC0415 - as above
+    from metrics.reports.bundle import write_comparison_bundle  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     metrics = _metric_names(args.metrics)
     try:
@@ -234,6 +247,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR {sign} "
           f"{args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
+    if result.parameters["test"] != "none":  # --tests none: no test, nothing to be too small for
+        few = small_sample(str(result.parameters["test"]), int(table["topic"].nunique()),
+                           float(result.parameters["level"]))
+        if not few.can_be_significant:  # said before anyone reads an empty list of tie groups
+            print(few.sentence())
     if extra_json:  # the papers' tables in one line
         pts = extra_json["paper_tables"]
         w = pts["weps_table2"]

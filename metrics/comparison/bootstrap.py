@@ -43,14 +43,13 @@ import numpy as np
 from metrics.comparison.combine import f_alpha
 from metrics.comparison.curves import check_average
 from metrics.comparison.parametric_batch import uir_from_deltas
+from metrics.comparison.profiles import DEFAULT_CONFIDENCE
 from metrics.compute_budget import CHUNK_BYTES, ComputeBudgetError
 
 __all__ = ["DEFAULT_CONFIDENCE", "DEFAULT_RESAMPLES", "PairIntervals", "check_confidence",
            "resample_indices", "resample_counts", "percentile_interval", "uir_intervals",
            "parametric_intervals", "resampled_f", "delta_f_intervals", "topic_strata"]
 
-#: Confidence of the bootstrap intervals and of the rank confidence sets.
-DEFAULT_CONFIDENCE = 0.95
 #: Resamples of ``compare --bootstrap`` when the dashboard asks without a number.
 DEFAULT_RESAMPLES = 2000
 #: Pair x resample x topic x metric cells of the parametric refit allowed in one comparison: about

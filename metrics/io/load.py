@@ -46,13 +46,11 @@ from metrics.io.trec import (
 )
 from metrics.io.weps import read_weps
 from metrics.model.campaign import Campaign
+from metrics.model.formats import FORMATS
 from metrics.model.validation import LoadNote
 
 __all__ = ["FORMATS", "detect_format", "load", "load_files", "read_clustering"]
 
-FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores", "conllu",
-                            "trec", "organisation",  # the last two: docs/organisation.md
-                            "wide")  # docs/input-safety.md, "Wide score tables"
 CONFIG_NAME = "campaign.toml"
 _DATA_SUFFIXES = (".tsv", ".csv", ".txt", ".key", ".parquet", ".gz", ".conllu")
 

@@ -55,6 +55,7 @@ from metrics.reports.bundle_manifest import (
     READ_VERSIONS,
     check_manifest,
     check_version,
+    is_bundle,
     load_json,
 )
 from metrics.reports.bundle_members import MemberNode, read_member
@@ -151,14 +152,6 @@ class Bundle:
         :class:`metrics.reports.pair_report.PairReport`."""
 
         return pair_report(self, a, b)
-
-
-def is_bundle(path: str | Path) -> bool:
-    """True for a folder with a bundle manifest (of any version)."""
-    try:
-        return (Path(path) / MANIFEST).is_file()
-    except OSError:  # a name too long for the file system: not a bundle (the caller says why)
-        return False
 
 
 def write_bundle(

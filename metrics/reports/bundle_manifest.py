@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from metrics.reports.table_output import KINDS
 
 __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "READ_VERSIONS", "MANIFEST", "MAX_JSON_DEPTH",
            "MAX_MANIFEST_BYTES", "MAX_JSON_BYTES", "PARQUET_ROWS", "check_manifest",
-           "check_version", "json_depth", "load_json", "plain_name"]
+           "check_version", "is_bundle", "json_depth", "load_json", "plain_name"]
 
 BUNDLE_FORMAT = "unanimity-comparison-bundle"
 #: Version of the bundle layout; bump on any change of file names, columns or their meaning.
@@ -53,6 +54,14 @@ _MAX_COLUMNS = 10_000
 _MAX_INPUTS = 10_000
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _MISSING = object()
+
+
+def is_bundle(path: str | Path) -> bool:
+    """True for a folder with a bundle manifest (of any version)."""
+    try:
+        return (Path(path) / MANIFEST).is_file()
+    except OSError:  # a name too long for the file system: not a bundle (the caller says why)
+        return False
 
 
 def json_depth(data: bytes) -> int:
