@@ -118,10 +118,11 @@ def _block_max(Y32: np.ndarray, theta: np.ndarray, Ct: np.ndarray, a: np.ndarray
     z = m - delta[:, None].astype(np.float32)
     with np.errstate(invalid="ignore", divide="ignore"):
         z = np.where(se > 0, z / se, np.float32(0.0))
-    if act_ab.any():
-        np.maximum(out, z[act_ab].max(axis=0), out=out)
-    if act_ba.any():
-        np.maximum(out, -z[act_ba].min(axis=0), out=out)
+    for act, sign, reduce in ((act_ab, 1.0, np.max), (act_ba, -1.0, np.min)):
+        if act.all():              # every pair of the block (the first step): no copy
+            np.maximum(out, sign * reduce(z, axis=0), out=out)
+        elif act.any():
+            np.maximum(out, sign * reduce(z[act], axis=0), out=out)
     return out
 
 
