@@ -216,8 +216,8 @@ with ui.guard("The rankings under each aggregation rule"):
     st.dataframe(agg.flips[["system_a", "system_b", "uir", "uir_robust"]], key="lb_flips",
                  hide_index=True, width="stretch", height=260,
                  column_config={
-                     "system_a": st.column_config.TextColumn("A (first by F\u03b1)", width=200),
-                     "system_b": st.column_config.TextColumn("B", width=200),
+                     "system_a": st.column_config.TextColumn("A (first by F\u03b1)", width=170),
+                     "system_b": st.column_config.TextColumn("B", width=170),
                      "uir": st.column_config.NumberColumn("UIR(A, B)", format="%.2f", width=70),
                      "uir_robust": st.column_config.CheckboxColumn(
                          "robust", width=60, help="UIR calls one of the two an improvement on "
