@@ -6,6 +6,7 @@ import streamlit as st
 
 from dashboard import data, figures, state, ui
 from dashboard.figures import short
+from dashboard.figures.pr_plane import pr_plane_figure
 from dashboard.figures.ranking import COLLAPSE_AT, hasse_figure
 from metrics.analyses.baselines import BASELINES
 from metrics.comparison.small_sample import small_sample
@@ -48,6 +49,16 @@ with ui.guard("The leaderboard"):
                  help="Systems that another system improves with UIR \u2265 threshold: "
                       "they could be replaced without losing on either metric.",
                  width=figures.CARD_WIDTH)
+
+    ui.plot(pr_plane_figure(board, sel.precision, sel.recall, sel.alpha, highlight),
+            key="lb_pr_plane", sel=sel, filename="precision_recall_plane")
+    st.caption("Each system at its mean precision and recall; dotted: the points of equal "
+               f"F\u03b1 at \u03b1 = {sel.alpha:.2f} (JAIR 2011 Figs 1 and 3). Where one system has the "
+               "higher precision and the other the higher recall, the order of their F\u03b1 "
+               "depends on \u03b1: what UIR tests. "
+               + ("The curves are the F\u03b1 of the means; the macro F\u03b1 of the ranking "
+                  "averages it per topic, so a point can sit off its curve."
+                  if sel.average == "macro" else ""))
 
     view = board.assign(
         role=[highlight.get(s, "") + (" baseline" if b else "")
