@@ -54,8 +54,8 @@ with ui.guard("The leaderboard"):
             key="lb_pr_plane", sel=sel, filename="precision_recall_plane")
     st.caption("Each system at its mean precision and recall; dotted: the points of equal "
                f"F\u03b1 at \u03b1 = {sel.alpha:.2f} (JAIR 2011 Figs 1 and 3). Where one system "
-               "has the higher precision and the other the higher recall, the order of their F\u03b1 "
-               "depends on \u03b1: what UIR tests. "
+               "has the higher precision and the other the higher recall, the order of their "
+               "F\u03b1 depends on \u03b1: what UIR tests. "
                + ("The curves are the F\u03b1 of the means; the macro F\u03b1 of the ranking "
                   "averages it per topic, so a point can sit off its curve."
                   if sel.average == "macro" else ""))
