@@ -66,6 +66,29 @@ st.markdown(
     unsafe_allow_html=True,
 )
 
+# Slide mode (``?slide=1``, docs/dashboard-in-use.md): no sidebar, larger type, one chart per
+# screen; kept in the address of every page until ``?slide=0``
+if st.query_params.get("slide") in ("0", "1"):
+    st.session_state["_slide"] = st.query_params.get("slide") == "1"
+if st.session_state.get("_slide"):
+    st.query_params["slide"] = "1"
+    st.markdown(
+        """<style>
+        [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+        [data-testid="stExpandSidebarButton"] {display: none !important;}
+        .block-container {max-width: 100% !important; padding-left: 2.5rem !important;
+            padding-right: 2.5rem !important;}
+        [data-testid="stMain"] p, [data-testid="stMain"] li {font-size: 1.25rem !important;}
+        [data-testid="stMain"] [data-testid="stCaptionContainer"] p {font-size: 1.1rem !important;}
+        h1 {font-size: 2.6rem !important;}
+        [data-testid="stMain"] h2, [data-testid="stMain"] h3 {font-size: 2rem !important;}
+        .unanimity-verdict {font-size: 1.6rem !important;}
+        [data-testid="stPlotlyChart"] {min-height: 96vh; display: flex; flex-direction: column;
+            justify-content: center;}
+        </style>""",
+        unsafe_allow_html=True,
+    )
+
 # imported after the spinner is on the page: a cold server's first imports take seconds
 from dashboard import sidebar, state  # noqa: E402
 from dashboard.ui import guard  # noqa: E402
