@@ -348,6 +348,18 @@ def test_hasse_group_of_150_is_one_labelled_node():
     assert "tie group 1: 150 systems" in fig.data[1].hovertext[0]
 
 
+def test_hasse_of_many_systems_draws_groups():
+    # 100 systems (> MANY_SYSTEMS) in groups of 20, 2 and 78: the groups of more than three
+    # systems are one node each, the group of two stays two systems
+    group = [1] * 20 + [2] * 2 + [3] * 78
+    names = [f"s{k}" for k in range(100)]
+    table = pd.DataFrame({"system": names, "rank_low": 1, "rank_high": 3, "group": group,
+                          "block": range(100)})
+    fig = R.hasse_figure(table, pd.DataFrame({"upper": [], "lower": []}))
+    text = [t.replace("<br>", "") for t in fig.data[1].text]
+    assert text == ["20 systems", "s20", "s21", "78 systems"]
+
+
 def test_hasse_collapsed_group_keeps_one_edge_per_pair_of_nodes():
     # group 1: 2 systems, each above every one of the 40 of group 2; those all above the one
     # system of group 3: nodes 2 + 1 + 1, edges 2 (group 1 -> the group node) + 1

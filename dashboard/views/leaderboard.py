@@ -7,7 +7,7 @@ import streamlit as st
 from dashboard import data, figures, state, ui
 from dashboard.figures import short
 from dashboard.figures.pr_plane import pr_plane_figure
-from dashboard.figures.ranking import COLLAPSE_AT, hasse_figure
+from dashboard.figures.ranking import COLLAPSE_AT, MANY_SYSTEMS, hasse_figure
 from metrics.analyses.baselines import BASELINES
 from metrics.comparison.small_sample import small_sample
 
@@ -156,8 +156,9 @@ with ui.guard("The leaderboard"):
     st.caption("One row per tie group, best on top; a line joins a system to one it robustly "
                "improves with nothing between; diamonds: systems of a merged UIR cycle. In a group "
                "too wide for names a number stands for the system (# in the table above); "
-               f"a square stands for a whole group of more than {COLLAPSE_AT} systems (listed in "
-               "the table above). Hover for the names.")
+               f"a square stands for a whole group of more than {COLLAPSE_AT} systems (beyond "
+               f"{MANY_SYSTEMS} systems, of more than three), listed in the table above. Hover "
+               "for the names.")
 
     st.subheader("How ranks move with \u03b1", anchor=False)
     # the controls above, the chart across the whole width: its labels need it at 1024 px
