@@ -56,9 +56,10 @@ st.markdown(
         [data-testid="stSidebar"][data-collapsed="false"] {width: 250px !important;
             min-width: 250px !important;}
         .block-container {padding-left: 1.2rem !important; padding-right: 1.2rem !important;}
-        [data-testid="stTopNavLink"] [data-testid="stIconMaterial"] {display: none;}
-        [data-testid="stTopNavLink"] {padding-left: 0.45rem !important;
-            padding-right: 0.45rem !important;}
+        [data-testid="stTopNavLink"] > span:has([data-testid="stIconMaterial"]) {display: none;}
+        [data-testid="stTopNavLink"] {padding-left: 0.4rem !important;
+            padding-right: 0.4rem !important;}
+        [data-testid="stTopNavLink"] p {font-size: 0.92rem !important;}
     }
     </style>"""
     "<div class='unanimity-loading' role='status' aria-live='polite'><div "
