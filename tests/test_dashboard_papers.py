@@ -7,7 +7,6 @@ random baselines are scored on request."""
 from __future__ import annotations
 
 import json
-
 from pathlib import Path
 
 import numpy as np
