@@ -24,7 +24,7 @@ import base64
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from dashboard import data
-from dashboard.report_html import _table_html
+from dashboard.report_html import _CSS, _table_html
 from metrics.measures.scoring import evaluate
 from metrics.reports.numbers import format_p
 from metrics.reports.pair_report import verdict_sentence
@@ -492,3 +492,12 @@ def test_leaderboard_precision_recall_plane(app):
         assert x == pytest.approx(want.loc[s, "recall"]) and y == pytest.approx(
             want.loc[s, "precision"])
     assert "\u03b1 = 0.50" in fig["layout"]["title"]["text"]
+
+
+def test_report_tables_left_align_every_name_and_escape_it():
+    # a name in the third column (the tie groups' "system", the leaderboard's reference system)
+    df = pd.DataFrame({"rank": [1], "f": [0.5], "reference system": ["<b>x&y</b>"]})
+    html = _table_html(df)
+    assert '<td><span class="t">&lt;b&gt;x&amp;y&lt;/b&gt;</span></td>' in html
+    assert "<b>" not in html
+    assert "td:has(> .t){text-align:left}" in _CSS

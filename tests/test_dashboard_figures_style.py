@@ -382,3 +382,9 @@ def test_label_lines_keep_the_distinguishing_end():
     long = "x" * 80 + "_HAC_10%"
     lines = R.label_lines(long)
     assert len(lines) <= R.MAX_LINES and "".join(lines).endswith("10%")
+
+
+def test_titles_keep_a_left_margin_in_the_exported_image():
+    # the toolbar's PNG starts at the figure's left edge: the title is padded away from it
+    fig = F.layout(go.Figure(), "A title")
+    assert fig.layout.title.xanchor == "left" and fig.layout.title.pad.l >= 10
