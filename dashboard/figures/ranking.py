@@ -214,7 +214,8 @@ def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = N
     pitch = max(90, 2 * most * LINE_PX + 40)
     half = REF_PLOT_PX / 2
     fig.update_layout(
-        title=dict(text=title, x=0, xanchor="left", font=dict(size=16)) if title else None,
+        title=dict(text=title, x=0, xanchor="left", pad=dict(l=12), font=dict(size=16))
+        if title else None,
         font=FONT, height=max(320, pitch * n_groups + 100), showlegend=False,
         margin=dict(l=70, r=30, t=60 if title else 30, b=40),
         xaxis=dict(visible=False, zeroline=False, range=[-half - 20, half + 20]),
