@@ -188,7 +188,7 @@ def test_alpha_pair_url_and_history(page, server):
     _wait_ready(page, "Compare two systems")
     assert page.get_by_text("B: best_replab").first.is_visible()
     # back / forward between views
-    page.get_by_role("link", name="UIR analysis").click()
+    page.get_by_role("link", name="UIR", exact=True).click()
     _wait_ready(page, "UIR analysis")
     assert urlparse(page.url).path.endswith("/uir")
     page.go_back()
