@@ -388,3 +388,10 @@ def test_titles_keep_a_left_margin_in_the_exported_image():
     # the toolbar's PNG starts at the figure's left edge: the title is padded away from it
     fig = F.layout(go.Figure(), "A title")
     assert fig.layout.title.xanchor == "left" and fig.layout.title.pad.l >= 10
+
+
+def test_weakest_metric_axis_stays_in_the_uir_range():
+    # one pair at UIR = 1 (2 systems, 3 topics): autorange ran to 2, UIR never passes 1
+    one = pd.DataFrame({"system_a": ["x"], "system_b": ["y"], "uir": [1.0], "weakest": [0.1]})
+    lo, hi = F.weakest_metric_figure(one, ["p", "r"]).layout.xaxis.range
+    assert -1.05 <= lo <= 0 and hi == 1.05
