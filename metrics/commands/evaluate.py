@@ -59,13 +59,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _list_metrics() -> int:
-    from metrics.measures.registry import available_metrics  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.measures.registry import PROVIDERS  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     rows = [("metric", "better", "family", "parameters", "description")]
-    for m in available_metrics(type_level=True, organisation=True):
-        params = ", ".join(f"{k}={v}" for k, v in m.params.items())
-        rows.append((m.name, "higher" if m.direction > 0 else "lower", m.family, params or "-",
-                     m.description))
+    for provider in PROVIDERS:  # every family's metrics, then the names it parses itself
+        for m in provider.infos:
+            params = ", ".join(f"{k}={v}" for k, v in m.params.items())
+            rows.append((m.name, "higher" if m.direction > 0 else "lower", m.family,
+                         params or "-", m.description))
+        for pattern, params, description in provider.patterns:
+            rows.append((pattern, "higher", provider.family, params, description))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]  # the description runs on
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4])

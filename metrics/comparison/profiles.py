@@ -32,7 +32,7 @@ from metrics.errors import UnanimityError
 
 __all__ = ["Profile", "PROFILES", "DEFAULT_PROFILE", "DEFAULT_TEST", "DEFAULT_CORRECTION",
            "get_profile", "profile_of", "TESTS", "CORRECTIONS", "AVERAGES", "DEFAULT_TOL",
-           "DEFAULT_THRESHOLD"]
+           "DEFAULT_THRESHOLD", "DEFAULT_CONFIDENCE"]
 
 #: The paired tests (:func:`metrics.comparison.paired.paired_test`) and the multiple-comparison
 #: corrections (:func:`metrics.comparison.significance.correct_pvalues`).
@@ -46,6 +46,8 @@ DEFAULT_TOL = 1e-9
 #: The UIR threshold of a robust improvement (the papers' 0.25): improved and reference systems,
 #: the robust verdict of a pair, the tie ranking and the papers' tables all default to it.
 DEFAULT_THRESHOLD = 0.25
+#: Confidence of the bootstrap intervals and rank sets (docs/uncertainty.md).
+DEFAULT_CONFIDENCE = 0.95
 
 #: The paired test and the multiple-comparison correction of the default profile.
 DEFAULT_TEST = "wilcoxon"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = ["FORMATS"]
 
-#: Every format :func:`metrics.io.load.load` reads; the last two: docs/organisation.md.
+#: Every format :func:`metrics.io.load.load` reads; ``trec`` and ``organisation``:
+#: docs/organisation.md; ``wide``: docs/input-safety.md, "Wide score tables".
 FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores", "conllu",
-                            "trec", "organisation")
+                            "trec", "organisation", "wide")

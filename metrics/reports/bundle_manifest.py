@@ -32,9 +32,13 @@ BUNDLE_FORMAT = "unanimity-comparison-bundle"
 #: 3: text cells neutralised against spreadsheet formulas (``docs/output-safety.md``), and a
 #: Parquet twin (``"parquet": {"file", "sha256"}``) of every table of :data:`PARQUET_ROWS` rows
 #: or more.
-BUNDLE_VERSION = 3
-#: Versions :func:`metrics.reports.bundle.open_bundle` reads (2: no neutralised cells, no Parquet).
-READ_VERSIONS = (2, 3)
+#: 4: ``compare --bootstrap``'s interval columns (``pairs.csv``: ``uir_low, uir_high,
+#: uir_param_low, uir_param_high, delta_f_low, delta_f_high``; ``ranking.csv``: ``rank_ci_low,
+#: rank_ci_high``) and the aggregation tables (docs/uncertainty.md).
+BUNDLE_VERSION = 4
+#: Versions :func:`metrics.reports.bundle.open_bundle` reads (2: no neutralised cells, no Parquet;
+#: 2 and 3: no intervals, no aggregation tables).
+READ_VERSIONS = (2, 3, 4)
 MANIFEST = "manifest.json"
 #: Tables of this many rows or more get a Parquet twin beside their CSV.
 PARQUET_ROWS = 100_000

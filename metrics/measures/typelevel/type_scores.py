@@ -45,13 +45,11 @@ from scipy.sparse import csr_matrix
 
 from metrics.measures.typelevel import exact_many_to_one as _exact
 from metrics.measures.typelevel.hill_climbing import climb
-from metrics.measures.typelevel.type_options import DEFAULT_SECONDS, MAPPINGS, MEASURES
+from metrics.measures.typelevel.mapping_settings import DEFAULT_SECONDS, MAPPINGS, MEASURES
 
 __all__ = ["TypeEntries", "TypeMapping", "TypeScores", "MappingScores", "MEASURES", "MAPPINGS",
            "DEFAULT_SECONDS", "MEASURE_OF_SCORE", "score_mapping", "mapping_scores",
            "best_mapping", "type_scores"]
-
-
 
 @dataclass(frozen=True, eq=False)
 class TypeEntries:

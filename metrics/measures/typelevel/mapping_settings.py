@@ -1,10 +1,7 @@
-"""The options of the type-level measures (``docs/type-level.md``): the measures a mapping
-maximises, the mappings and the default time limit of the exact many-to-one search.
-
-A module of its own, free of numpy and scipy, so that the metric registry
-(:mod:`metrics.measures.registry`) lists and checks the type-level entries without importing
-their kernels (:mod:`metrics.measures.typelevel.type_scores`).
-"""
+"""The settings of the type-level mappings (Reichart, Abend, Rappoport, CoNLL 2010, §4): the
+measures whose best mapping is searched, the kinds of mapping and the time limit of the exact
+many-to-one search (docs/type-level.md). A module of its own so that the metric registry reads
+them without loading the search (scipy)."""
 
 from __future__ import annotations
 
