@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("dask")
-distributed = pytest.importorskip("distributed")
+pytest.importorskip("distributed")
 
 from metrics.engines.dask.trec_topics import evaluate_trec_dask  # noqa: E402
 from metrics.errors import UnanimityError  # noqa: E402
@@ -40,11 +40,8 @@ def _generator():
 
 
 @pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as cl:
-        yield cl
+def client(dask_client):
+    return dask_client  # tests/conftest.py
 
 
 @pytest.fixture(scope="module")
