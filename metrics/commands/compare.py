@@ -247,10 +247,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR {sign} "
           f"{args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
-    few = small_sample(str(result.parameters["test"]), int(table["topic"].nunique()),
-                       float(result.parameters["level"]))
-    if not few.can_be_significant:  # said before anyone reads an empty list of tie groups
-        print(few.sentence())
+    if result.parameters["test"] != "none":  # --tests none: no test, nothing to flag
+        few = small_sample(str(result.parameters["test"]), int(table["topic"].nunique()),
+                           float(result.parameters["level"]))
+        if not few.can_be_significant:  # said before anyone reads an empty list of tie groups
+            print(few.sentence())
     if extra_json:  # the papers' tables in one line
         pts = extra_json["paper_tables"]
         w = pts["weps_table2"]
