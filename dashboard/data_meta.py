@@ -20,8 +20,9 @@ import streamlit as st
 
 from dashboard import data
 from dashboard.sources import Source
+from dashboard.state import Selection
 
-__all__ = ["ranking_coverage", "pair_agreement", "ranking_table", "filtering_results",
+__all__ = ["ranking_coverage", "pair_agreement", "pair_words", "ranking_table", "filtering_results",
            "campaign_meta", "family_constraints", "FAMILY_MEASURES", "family_of"]
 
 #: the measures whose constraints each family's table shows.
@@ -37,6 +38,14 @@ FAMILY_MEASURES: dict[str, tuple[str, ...]] = {
 
 def _src(cid: str, path: str, runs: tuple[str, ...], beds: str | None) -> Source:
     return Source("", "", path, cid, runs, beds)
+
+
+def pair_words(sel: Selection):
+    """:class:`~metrics.analyses.metric_pair.PairWords` of the selected pair: precision-like /
+    recall-like only where the pair is one."""
+    from metrics.analyses.metric_pair import pair_words as _pw  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
+
+    return _pw(sel.precision, sel.recall)
 
 
 def family_of(info: dict) -> str | None:
