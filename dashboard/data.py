@@ -118,16 +118,15 @@ def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
 
 
 def metric_names(src: Source) -> list[str]:
-    """Metrics a custom pair can use: every registered one that fits the campaign (type-level
-    ones on token tagging campaigns, the organisation parts and the default pairs' IR measures
-    on organisations), or those of the score table."""
-    from metrics.measures.registry import available_metrics  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
+    """Metrics a custom pair can use: every metric whose provider computes it on the campaign's
+    kind (:func:`metrics.measures.registry.metrics_for`) and the default pairs' names (IR measures
+    on rankings), or those of the score table."""
+    from metrics.measures.registry import metrics_for  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     info = campaign_info(src)
     if not info["has_clusterings"]:
         return list(info["metrics"])
-    names = [m.name for m in available_metrics(type_level=info["token_tagging"],
-                                               organisation=info["organisation"])]
+    names = [m.name for m in metrics_for(campaign(src))]
     for p, r in metric_pairs(src).values():
         names += [m for m in (p, r) if m not in names]
     return names

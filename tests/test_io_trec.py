@@ -190,6 +190,9 @@ def test_cli_evaluate_info_compare_on_a_trec_campaign(tmp_path, capsys):
 
 def test_clustering_metrics_are_refused_on_a_ranking_campaign():
 
-    with pytest.raises(UnanimityError, match="clustering metrics \\(bcubed_precision\\)") as err:
+    with pytest.raises(UnanimityError, match="metric 'bcubed_precision' cannot be") as err:
         evaluate(load(SMALL), "reliability,bcubed_precision")
-    assert "'trec_small' is a ranking campaign (TREC qrels and runs" in str(err.value)
+    text = str(err.value)
+    assert "'trec_small', a ranking campaign (TREC qrels and runs" in text and "\n" not in text
+    assert "(kind: ranking)" in text and "apply to the kinds clustering" in text
+    assert "on ranking campaigns: reliability/sensitivity, ir_measures" in text

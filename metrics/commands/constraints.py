@@ -12,8 +12,6 @@ import argparse
 from pathlib import Path
 
 from metrics.errors import UnanimityError
-from metrics.measures.registry import split_metric_list
-from metrics.reports.table_output import write_table
 
 __all__ = ["add_parser", "run"]
 
@@ -35,7 +33,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.meta.constraint_check import check_measures  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.measures.registry import split_metric_list  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.meta.constraint_check import check_measures  # noqa: PLC0415 - deferred: as above
+    from metrics.reports.table_output import write_table  # noqa: PLC0415 - deferred: as above
 
     names = split_metric_list(args.metrics)
     if not names:

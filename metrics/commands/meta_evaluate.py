@@ -30,16 +30,21 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args, metric_names
 from metrics.commands.compare import load_scores
 from metrics.errors import UnanimityError
-from metrics.meta.filtering_table import DEFAULT_ACCEPT_TOP, DEFAULT_RELEVANT_GRADE
-from metrics.meta.ranking_table import DEFAULT_MIN_DEPTH, DEFAULT_TOPS
-from metrics.meta.strictness import STRICTNESS_READINGS
-from metrics.reports.table_output import write_table
+from metrics.meta.readings import (
+    DEFAULT_ACCEPT_TOP,
+    DEFAULT_MIN_DEPTH,
+    DEFAULT_RELEVANT_GRADE,
+    DEFAULT_TOPS,
+    STRICTNESS_READINGS,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["add_parser", "run", "OUTPUT_FILES"]
 
@@ -109,7 +114,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import pandas as pd  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.reports.table_output import write_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     if args.table is not None or args.figure is not None:
         return _paper_table(args)
@@ -230,6 +238,8 @@ def _paper_table(args: argparse.Namespace) -> int:
 
 
 def _write(out: Path, files: dict[str, pd.DataFrame]) -> None:
+    from metrics.reports.table_output import write_table  # noqa: PLC0415 - deferred: as above
+
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, frame in files.items():

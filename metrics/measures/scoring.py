@@ -1,128 +1,87 @@
 """A campaign → the per-topic score table ``system, topic, metric, value`` (docs/measures.md §1,
-§3).
+§3), through the metric providers (docs/providers.md).
 
-For each system, the run is aligned with the gold under the missing-item policy (docs/measures.md
-§2), the
-contingency tables of all its topics are built once
-(:func:`metrics.model.contingency.build_contingency`)
-and every requested metric is derived from them, vectorised across topics. Overlapping
-clusterings send BCubed and Reliability/Sensitivity through
-:mod:`metrics.measures.clustering.overlap`.
-Campaign means (macro averages) are a separate step, e.g.
+Every metric is refused or accepted before any work (:func:`metrics.measures.registry.
+check_metrics`); the per-system kernels of every family then run in one pass over the systems,
+sharing one :class:`~metrics.measures.system_scorer.SystemScorer` per system (the contingency
+tables of all its topics are built once, :func:`metrics.model.contingency.build_contingency`,
+and every metric is derived from them, vectorised across topics); the providers that score every
+system at once (document organisations, IR measures) follow, and composites last. Campaign means
+(macro averages) are a separate step, e.g.
 ``table.groupby(["system", "metric"], sort=False)["value"].mean()``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import cached_property
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from metrics.errors import UnanimityError
 from metrics.io.build import RawClustering, build_campaign
-from metrics.measures.clustering import bcubed as _bcubed
-from metrics.measures.clustering import entropy as _entropy
-from metrics.measures.clustering import mapping as _mapping
-from metrics.measures.clustering import pairs as _pairs
-from metrics.measures.clustering import purity as _purity
-from metrics.measures.clustering.overlap import extended_bcubed
-from metrics.measures.organisation.blocks import organisation_blocks
-from metrics.measures.registry import MetricSpec, available_metrics, parse_metrics
-from metrics.measures.typelevel.type_entries import scorer_mappings
-from metrics.model.campaign import AlignedRun, Campaign, Membership
-from metrics.model.contingency import Contingency, build_contingency
+from metrics.measures.provider import (
+    MetricSpec,
+    Provider,
+    combine_composites,
+    expand_specs,
+    kernel_blocks,
+)
+from metrics.measures.registry import check_metrics, parse_metrics
+from metrics.measures.system_scorer import SystemScorer
+from metrics.model.campaign import Campaign
+from metrics.model.contingency import build_contingency
 from metrics.model.score_table import SCORE_COLUMNS
 
-__all__ = ["evaluate", "contingency_table", "SystemScorer", "score_clusterings",
-           "SCORE_COLUMNS"]
-
-
-
-class SystemScorer:
-    """Lazily computed, cached per-topic quantities of one aligned system.
-
-    Every metric kernel reads what it needs from here, so that metrics of one family share one
-    computation (the contingency table, the entropies, the pair counts, BCubed).
-    """
-
-    def __init__(self, gold: Membership, aligned: AlignedRun, item_topic: np.ndarray,
-                 n_topics: int, item_type: np.ndarray | None = None) -> None:
-        self.gold = gold
-        self.item_type = item_type  # word type per item, for the type-level kernels
-        self.aligned = aligned
-        self.item_topic = item_topic
-        self.n_topics = n_topics
-        self.penalize = aligned.policy == "penalize"
-
-    @cached_property
-    def table(self) -> Contingency:
-        return build_contingency(self.gold, self.aligned.membership, self.item_topic,
-                                 self.n_topics, self.aligned.missing, self.penalize)
-
-    @cached_property
-    def overlapping(self) -> bool:
-        return self.gold.is_overlapping or self.aligned.membership.is_overlapping
-
-    @cached_property
-    def entropies(self) -> _entropy.Entropies:
-        return _entropy.entropies(self.table)
-
-    @cached_property
-    def pairs(self) -> _pairs.PairCounts:
-        return _pairs.pair_counts(self.table)
-
-    @cached_property
-    def _overlap(self):
-        return extended_bcubed(self.gold, self.aligned.membership, self.item_topic,
-                               self.n_topics, self.aligned.missing, self.penalize)
-
-    @cached_property
-    def bcubed(self) -> tuple[np.ndarray, np.ndarray]:
-        if self.overlapping:
-            o = self._overlap
-            return o.bcubed_precision, o.bcubed_recall
-        return _bcubed.bcubed(self.table)
-
-    @cached_property
-    def purity(self) -> np.ndarray:
-        return _purity.purity(self.table)
-
-    @cached_property
-    def inverse_purity(self) -> np.ndarray:
-        return _purity.inverse_purity(self.table)
-
-    @cached_property
-    def fscore(self) -> np.ndarray:
-        return _purity.fscore(self.table)
-
-    @cached_property
-    def accuracy_m1(self) -> np.ndarray:
-        return _mapping.accuracy_m1(self.table)
-
-    @cached_property
-    def accuracy_11(self) -> np.ndarray:
-        return _mapping.accuracy_11(self.table)
-
-    def adapted_recall(self, k: int) -> np.ndarray:
-        return _bcubed.adapted_recall(self.bcubed[1], k)
-
-    @cached_property
-    def reliability_sensitivity(self) -> tuple[np.ndarray, np.ndarray]:
-        if self.overlapping:
-            o = self._overlap
-            return o.reliability, o.sensitivity
-        return self.bcubed
-
-
-#: name -> kernel(scorer, **params) -> ndarray (n_topics,): the registry's kernels, by name
-KERNELS: dict[str, Callable[..., np.ndarray]] = {
-    m.name: m.kernel for m in available_metrics(type_level=True) if m.kernel is not None}
+__all__ = ["evaluate", "score_specs", "as_table", "contingency_table", "SystemScorer",
+           "score_clusterings", "SCORE_COLUMNS"]
 
 
 def _specs(metrics: str | Sequence[str | MetricSpec]) -> list[MetricSpec]:
     return parse_metrics(metrics if isinstance(metrics, str) else list(metrics))
+
+
+def score_specs(campaign: Campaign, specs: Sequence[MetricSpec], systems: Sequence[str],
+                missing: str = "penalize", on_scorer=None) -> dict[str, np.ndarray]:
+    """Every metric of ``specs`` (checked already), through its provider: canonical name ->
+    ndarray (n_systems, n_topics).
+
+    The per-system kernels of every family run in one pass over the systems (one shared
+    :class:`~metrics.measures.system_scorer.SystemScorer` each,
+    :func:`metrics.measures.provider.kernel_blocks`); each other provider scores its metrics for
+    every system at once (:meth:`~metrics.measures.provider.Provider.score`); composites are
+    combined from their parts last.
+    """
+    needed = expand_specs(specs)
+    base = [s for s in needed if not s.provider.components(s)]
+    jobs = [(s, k) for s in base if (k := s.provider.kernel(s, campaign)) is not None]
+    blocks = kernel_blocks(campaign, jobs, systems, missing, on_scorer)
+    values = {str(s): blocks[:, :, i] for i, (s, _) in enumerate(jobs)}
+    groups: dict[int, tuple[Provider, list[MetricSpec]]] = {}
+    for s in base:
+        if str(s) not in values:
+            groups.setdefault(id(s.provider), (s.provider, []))[1].append(s)
+    for provider, group in groups.values():
+        values.update(provider.score(campaign, group, systems, missing))
+    combine_composites(needed, values)
+    return values
+
+
+def as_table(campaign: Campaign, systems: Sequence[str], names: Sequence[str],
+             values: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The score table ``system, topic, metric, value`` of per-metric arrays (n_systems,
+    n_topics): ordered by system, topic, then metric in the order of ``names``."""
+    n_t, n_m = campaign.n_topics, len(names)
+    blocks = np.empty((len(systems), n_t, n_m))
+    for i, n in enumerate(names):
+        blocks[:, :, i] = values[n]
+    return pd.DataFrame({
+        "system": np.repeat(np.asarray(list(systems), dtype=object), n_t * n_m),
+        "topic": np.tile(np.repeat(np.asarray(campaign.topics, dtype=object), n_m),
+                         len(systems)),
+        "metric": np.tile(np.asarray(list(names), dtype=object), len(systems) * n_t),
+        "value": blocks.reshape(-1),
+    }, columns=list(SCORE_COLUMNS))
 
 
 def evaluate(
@@ -169,33 +128,18 @@ def evaluate(
         raise UnanimityError(
             f"unknown system(s) {', '.join(map(repr, unknown))}; known: {', '.join(campaign.runs)}"
         )
-    n_t, n_m = campaign.n_topics, len(specs)
-    blocks = np.empty((len(names), n_t, n_m))
-    # document organisations and IR measures: every system at once (metrics.measures.organisation)
-    done = organisation_blocks(campaign, names, specs, missing, blocks)
-    for si, system in enumerate(names):
-        if len(done) == n_m:
-            break
-        aligned = campaign.aligned(system, missing)
-        scorer = SystemScorer(campaign.gold_membership, aligned, campaign.item_topic, n_t,
-                              item_type=campaign.item_type)
-        for mi, spec in enumerate(specs):
-            if mi not in done:
-                kernel = spec.info.kernel
-                if kernel is None:  # a metric no family computed on this campaign
-                    raise UnanimityError(f"{spec} cannot be computed on campaign {campaign.name!r}")
-                blocks[si, :, mi] = kernel(scorer, **spec.params)
+    check_metrics(campaign, specs)  # before any work: one line naming the metric and kind
+
+    def keep_mappings(scorer, system: str) -> None:
         if mappings_out is not None:
+            from metrics.measures.typelevel.type_entries import scorer_mappings  # noqa: PLC0415 - deferred: scipy.sparse, not for IR measures
+
             rows = scorer_mappings(scorer, system, campaign.topics)
             if rows is not None:
                 mappings_out.append(rows)
-    per_system = n_t * n_m
-    return pd.DataFrame({
-        "system": np.repeat(np.asarray(names, dtype=object), per_system),
-        "topic": np.tile(np.repeat(np.asarray(campaign.topics, dtype=object), n_m), len(names)),
-        "metric": np.tile(np.asarray([str(s) for s in specs], dtype=object), len(names) * n_t),
-        "value": blocks.reshape(-1),
-    }, columns=list(SCORE_COLUMNS))
+
+    values = score_specs(campaign, specs, names, missing, keep_mappings)
+    return as_table(campaign, names, [str(s) for s in specs], values)
 
 
 def contingency_table(

@@ -39,11 +39,11 @@ from metrics.measures.organisation.filtering import (
     filtering_counts,
 )
 from metrics.meta.meta_evaluation import MetaEvaluation, meta_evaluate
-from metrics.meta.ranking_table import DEFAULT_TOPS
+from metrics.meta.readings import DEFAULT_ACCEPT_TOP, DEFAULT_RELEVANT_GRADE, DEFAULT_TOPS
 from metrics.model.campaign import Campaign
 
-__all__ = ["TABLE7_MEASURES", "RS_NAME", "PAPER_TABLE7", "DEFAULT_ACCEPT_TOP",
-           "DEFAULT_RELEVANT_GRADE", "FilteringView", "FilteringTable", "Figure1",
+__all__ = ["TABLE7_MEASURES", "RS_NAME", "PAPER_TABLE7",
+           "FilteringView", "FilteringTable", "Figure1",
            "filtering_view", "filtering_scores", "filtering_table", "figure1"]
 
 #: label in Table 7 -> filtering measure, the paper's order (R*S last).
@@ -55,10 +55,6 @@ RS_NAME = "R*S"
 PAPER_TABLE7: dict[str, tuple[float, float]] = {
     "R*S": (0.70, -0.78), "lam%": (np.nan, -0.89), "F": (np.nan, -0.92),
     "utility": (np.nan, -0.92), "accuracy": (np.nan, -0.92)}
-#: each run's top 10 accepted (the first result page).
-DEFAULT_ACCEPT_TOP: int = 10
-#: TREC DL's binary reading: grade >= 2 is relevant.
-DEFAULT_RELEVANT_GRADE: int = 2
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,10 @@ from metrics.measures.organisation.ranked_lists import RankedMemberships
 from metrics.measures.registry import parse_metric
 from metrics.measures.scoring import evaluate
 from metrics.meta.meta_evaluation import MetaEvaluation, meta_evaluate
+from metrics.meta.readings import DEFAULT_MIN_DEPTH, DEFAULT_TOPS
 from metrics.model.campaign import Campaign
 
-__all__ = ["IR_MEASURES", "RS_SETTINGS", "PAPER_STRICTNESS", "DEFAULT_MIN_DEPTH", "DEFAULT_TOPS",
+__all__ = ["IR_MEASURES", "RS_SETTINGS", "PAPER_STRICTNESS",
            "RankingTable", "run_depths", "rs_label", "paper_order", "ranking_table"]
 
 #: label in the table -> IR measure (grade >= 2 relevant for the binary measures).
@@ -52,10 +53,6 @@ RS_SETTINGS: tuple[tuple[int, float], ...] = ((30, 0.8), (800, 0.8))
 #: Strictness values the paper's text reports for its Table 8 (TREC 2004 Terabyte).
 PAPER_STRICTNESS: dict[str, float] = {"R*S(n=30)": -0.58, "MRR": -0.63, "MAP": -0.74,
                                       "P@10": -0.75}
-#: the paper keeps runs of 1,000 documents; TREC DL runs of 995-997 count as full depth.
-DEFAULT_MIN_DEPTH: int = 900
-#: Strictness from the largest rank difference and from the mean of the 10 largest (§4.1).
-DEFAULT_TOPS: tuple[int, ...] = (1, 10)
 
 
 def rs_label(n: int) -> str:

@@ -8,8 +8,9 @@ clusters
 of their own, as :meth:`metrics.model.campaign.Campaign.aligned` does) and, for an overlapping
 system,
 the (item, label) rows of the extended BCubed kernel rebuilt from the signatures. Every number
-is then computed by the in-memory engine's own kernels (:data:`metrics.measures.scoring.KERNELS`):
-one source of every number.
+is then computed by the in-memory engine's own kernels (each metric's kernel, declared by its
+provider, :mod:`metrics.measures.provider`), and composites from their parts: one source of
+every number.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ import pandas as pd
 
 from metrics.engines.dask.partition import LABEL_SEP, SIDE_SEP
 from metrics.measures.clustering.overlap import OverlapScores, overlap_scores
-from metrics.measures.registry import MetricSpec
-from metrics.measures.scoring import KERNELS, SCORE_COLUMNS, SystemScorer
+from metrics.measures.provider import MetricSpec, combine_composites, expand_specs
+from metrics.measures.scoring import SCORE_COLUMNS, SystemScorer
 from metrics.model.contingency import Contingency
 
 __all__ = ["Counts", "SystemCounts", "system_counts", "score_table"]
@@ -250,11 +251,19 @@ def score_table(counts: Counts, system_names: list[str], specs: list[MetricSpec]
     """The score table ``system, topic, metric, value`` (in-memory engine's layout) of the
     systems ``system_names``, whose codes in ``counts`` are ``codes``."""
     n_t, n_m = counts.topics.size, len(specs)
-    values = np.empty((len(system_names), n_t, n_m))
+    needed = expand_specs(specs)
+    base = [s for s in needed if not s.provider.components(s)]
+    got = {str(s): np.empty((len(system_names), n_t)) for s in base}
     for si, code in enumerate(codes):       # a loop over systems and metrics only
         scorer = CountsScorer(system_counts(counts, code, penalize))
-        for mi, spec in enumerate(specs):
-            values[si, :, mi] = KERNELS[spec.name](scorer, **spec.params)
+        for spec in base:
+            kernel = spec.info.kernel  # the providers the engine accepts have kernels
+            assert kernel is not None, f"{spec} has no kernel"
+            got[str(spec)][si] = kernel(scorer, **spec.params)
+    combine_composites(needed, got)
+    values = np.empty((len(system_names), n_t, n_m))
+    for mi, spec in enumerate(specs):
+        values[:, :, mi] = got[str(spec)]
     return pd.DataFrame({
         "system": np.repeat(np.asarray(system_names, dtype=object), n_t * n_m),
         "topic": np.tile(np.repeat(counts.topics.astype(object), n_m), len(system_names)),

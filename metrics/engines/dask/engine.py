@@ -33,6 +33,7 @@ from metrics.engines.dask.assemble import Counts, score_table
 from metrics.engines.dask.layout import CampaignLayout, Table, find_layout
 from metrics.engines.dask.partition import TABLES, partition_counts, table_dtypes
 from metrics.errors import CampaignAlignmentError, CampaignFormatError, UnanimityError
+from metrics.measures.provider import refuse_for_dask
 from metrics.measures.registry import MetricSpec, parse_metrics
 from metrics.model.campaign import MISSING_POLICIES
 from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport
@@ -303,10 +304,7 @@ def evaluate_dask(
     import dask.dataframe as dd  # noqa: PLC0415 - deferred: dask is an optional extra
 
     specs = parse_metrics(metrics if isinstance(metrics, str) else list(metrics))
-    other = [str(s) for s in specs if s.info.kernel is None or s.info.type_level]
-    if other:  # organisation, IR and type-level measures need the in-memory engine
-        raise UnanimityError(f"the Dask engine computes the clustering metrics; "
-                             f"{', '.join(other)} need the numpy engine (--engine numpy)")
+    refuse_for_dask(specs)
     if missing not in MISSING_POLICIES:
         raise UnanimityError(f"unknown missing policy {missing!r}; expected one of "
                              f"{', '.join(MISSING_POLICIES)}")

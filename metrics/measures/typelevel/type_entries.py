@@ -100,7 +100,7 @@ def type_level_table(entries: list[TopicEntries], mapping: str,
 
 def _entries(scorer) -> list[TopicEntries]:
     """The topic entries of a :class:`metrics.measures.scoring.SystemScorer`, built once."""
-    cache = scorer.__dict__.setdefault("_type_level", {})
+    cache = scorer.family_cache.setdefault("type level", {})
     if "entries" not in cache:
         item_type = require_types(getattr(scorer, "item_type", None))
         cache["entries"] = topic_entries(scorer.gold, scorer.aligned.membership, item_type,
@@ -112,7 +112,7 @@ def _mappings(scorer, measure: str, mapping: str, seconds: float | None) -> list
     """The best mapping of ``measure`` on every topic of a scorer, computed once per setting
     (only the measure asked for: an M-1 search can take its whole time limit)."""
     entries = _entries(scorer)
-    maps = scorer.__dict__["_type_level"].setdefault("maps", {})
+    maps = scorer.family_cache["type level"].setdefault("maps", {})
     seconds = DEFAULT_SECONDS[measure] if seconds is None else float(seconds)
     key = (measure, mapping, seconds)
     if key not in maps:
@@ -208,7 +208,7 @@ def scorer_mappings(scorer, system: str, topics) -> pd.DataFrame | None:
     """The mappings a scorer's type-level kernels used (:data:`MAPPING_COLUMNS`), or None when
     it computed none: what :func:`metrics.measures.scoring.evaluate` appends to its
     ``mappings_out`` (the exactness of every score, the export)."""
-    cache = scorer.__dict__.get("_type_level", {})
+    cache = scorer.family_cache.get("type level", {})
     if not cache.get("maps"):
         return None
     return pd.concat([_mapping_rows(scorer.gold, scorer.aligned.membership, cache["entries"],

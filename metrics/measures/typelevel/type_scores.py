@@ -45,20 +45,11 @@ from scipy.sparse import csr_matrix
 
 from metrics.measures.typelevel import exact_many_to_one as _exact
 from metrics.measures.typelevel.hill_climbing import climb
+from metrics.measures.typelevel.mapping_settings import DEFAULT_SECONDS, MAPPINGS, MEASURES
 
 __all__ = ["TypeEntries", "TypeMapping", "TypeScores", "MappingScores", "MEASURES", "MAPPINGS",
            "DEFAULT_SECONDS", "MEASURE_OF_SCORE", "score_mapping", "mapping_scores",
            "best_mapping", "type_scores"]
-
-#: The measures a mapping maximises: MacroI (= MacroC), MicroI, MicroC.
-MEASURES: tuple[str, ...] = ("macro", "micro", "microc")
-MAPPINGS: tuple[str, ...] = ("one_to_one", "many_to_one")
-#: Default seconds of the M-1 integer program of one (topic, measure). MacroI and MicroI are
-#: solved in well under a second on the bundled campaign; MicroC's integer program has weak
-#: relaxations (its weights |z| / N* grow with the united clusters) and rarely closes in
-#: minutes, so by default it stops at the LP relaxation's bound (docs/type-level.md).
-DEFAULT_SECONDS: dict[str, float] = {"macro": 10.0, "micro": 10.0, "microc": 0.0}
-
 
 @dataclass(frozen=True, eq=False)
 class TypeEntries:
