@@ -104,7 +104,7 @@ def test_paper_order():
     (["--tops", "0"], "--tops takes whole numbers >= 1"),
     (["--tops", "x"], "--tops takes whole numbers"),
     (["--min-depth", "5"], "only 0 systems"),
-    (["--metrics", "AP"], "--table 8 chooses its own measures"),
+    (["--metrics", "AP"], "--table and --figure choose their own measures"),
 ])
 def test_bad_options(folder, extra, message, capsys):
     assert main(["meta-evaluate", str(folder), "--table", "8", *extra]) == 2
