@@ -59,8 +59,12 @@ def robustness_strictness_figure(table: pd.DataFrame, strictness: str,
     finite = x[np.isfinite(x)]
     lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 0.0)
     pad = max(0.02, 0.15 * (hi - lo))
-    # labels alternate above and below the points, so that close measures stay readable
-    where = ["top center" if i % 2 == 0 else "bottom center" for i in range(len(table))]
+    # labels alternate above and below the points in the order of x, so that neighbours
+    # (close Strictness) never put their labels on the same side
+    order = np.argsort(np.where(np.isfinite(x), x, np.inf), kind="stable")
+    side = np.empty(len(x), dtype=int)
+    side[order] = np.arange(len(x)) % 2
+    where = ["top center" if k == 0 else "bottom center" for k in side]
     fig = go.Figure(go.Scatter(
         x=x, y=table["robustness"], mode="markers+text",
         text=table["metric"].astype(str), textposition=where,
