@@ -30,7 +30,7 @@ from metrics.comparison.significance import CORRECTIONS, TESTS
 from metrics.comparison.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
 from metrics.errors import UnanimityError
 from metrics.measures.registry import parse_metric
-from metrics.measures.scoring import evaluate
+from metrics.measures.scoring import add_table_composites, evaluate
 from metrics.model.score_table import validate_score_table
 from metrics.reports.bundle import write_comparison_bundle
 from metrics.reports.latex import LATEX_TOP
@@ -110,8 +110,9 @@ def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFr
 def _scores_of(campaign, args: argparse.Namespace,
                metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
     """:func:`load_scores` of an already loaded campaign."""
-    if campaign.scores is not None:
-        table = validate_score_table(campaign.scores, source=str(args.path))
+    if campaign.scores is not None:  # composites of its own columns added (F(a,b), rs_f)
+        table = add_table_composites(validate_score_table(campaign.scores, source=str(args.path)),
+                                     metrics)
     else:
         table = validate_score_table(_as_requested(evaluate(campaign, metrics,
                                                             missing=args.missing), metrics))
