@@ -34,6 +34,7 @@ from metrics.measures.providers.adapted_bcubed_family import AdaptedBCubedProvid
 from metrics.measures.providers.bcubed_family import BCubedProvider
 from metrics.measures.providers.clustering_family import ClusteringProvider, SetMatchingProvider
 from metrics.measures.providers.composite_family import CompositeProvider
+from metrics.measures.providers.filtering_family import FilteringProvider
 from metrics.measures.providers.ir_family import IRMeasuresProvider
 from metrics.measures.providers.rs_family import RS_PARTS, ReliabilitySensitivityProvider
 from metrics.measures.providers.typelevel_family import TypeLevelProvider
@@ -89,6 +90,7 @@ register(AdaptedBCubedProvider())
 register(ReliabilitySensitivityProvider())
 register(ClusteringProvider())
 register(TypeLevelProvider())
+register(FilteringProvider())
 register(CompositeProvider())
 register(IRMeasuresProvider())
 
