@@ -39,7 +39,7 @@ st.markdown(
     [data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div,
     [data-testid="stMetricDelta"] div {white-space: normal !important; overflow: visible !important;
         text-overflow: clip !important;}
-    .unanimity-loading {position: fixed; top: 42vh; left: calc(50% + 165px); z-index: 1000;
+    .unanimity-loading {position: fixed; top: 42vh; left: calc(50% + 125px); z-index: 1000;
         transform: translateX(-50%); align-items: center; gap: 0.7rem;
         padding: 0.7rem 1.1rem; border-radius: 0.6rem; background: rgba(255,255,255,0.95);
         box-shadow: 0 2px 10px rgba(0,0,0,0.12); font-size: 1rem; color: #31333F;
@@ -52,6 +52,14 @@ st.markdown(
         animation: unanimity-spin 0.8s linear infinite;}
     @keyframes unanimity-spin {to {transform: rotate(360deg);}}
     @keyframes unanimity-show {to {opacity: 1;}}
+    @media (max-width: 1200px) {
+        [data-testid="stSidebar"][data-collapsed="false"] {width: 250px !important;
+            min-width: 250px !important;}
+        .block-container {padding-left: 1.2rem !important; padding-right: 1.2rem !important;}
+        [data-testid="stTopNavLink"] [data-testid="stIconMaterial"] {display: none;}
+        [data-testid="stTopNavLink"] {padding-left: 0.45rem !important;
+            padding-right: 0.45rem !important;}
+    }
     </style>"""
     "<div class='unanimity-loading' role='status' aria-live='polite'><div "
     "class='unanimity-spinner'></div>Computing the view\u2026</div>",
@@ -89,14 +97,14 @@ pages = [
     # /leaderboard: the default page lives at "/", this hidden alias keeps its own address
     st.Page(str(_VIEWS / "leaderboard.py"), title="Leaderboard ", url_path="leaderboard",
             visibility="hidden"),
-    st.Page(str(_VIEWS / "compare.py"), title="Compare two systems", url_path="compare",
+    st.Page(str(_VIEWS / "compare.py"), title="Compare", url_path="compare",
             icon=":material/compare_arrows:"),
-    st.Page(str(_VIEWS / "uir_analysis.py"), title="UIR analysis", url_path="uir",
+    st.Page(str(_VIEWS / "uir_analysis.py"), title="UIR", url_path="uir",
             icon=":material/grid_on:"),
     st.Page(str(_VIEWS / "testbeds.py"), title="Test beds", url_path="testbeds",
             icon=":material/lan:"),
     # the papers' tables (metrics/analyses/paper_tables.py) of the current selection
-    st.Page(str(_VIEWS / "papers.py"), title="Papers' tables", url_path="papers",
+    st.Page(str(_VIEWS / "papers.py"), title="Papers", url_path="papers",
             icon=":material/menu_book:"),
 ]
 if ok and state.selection().source is not None and _token_tagging():
@@ -106,7 +114,7 @@ if ok and state.selection().source is not None and _token_tagging():
 pages += [
     st.Page(str(_VIEWS / "metric_defs.py"), title="Metrics", url_path="metrics",
             icon=":material/functions:"),
-    st.Page(str(_VIEWS / "check_reported.py"), title="Check reported", url_path="check",
+    st.Page(str(_VIEWS / "check_reported.py"), title="Check", url_path="check",
             icon=":material/rule:"),
     st.Page(str(_VIEWS / "export.py"), title="Export", url_path="export",
             icon=":material/download:"),

@@ -8,20 +8,25 @@ as is, so a test can check, for every ordered pair, that the page says what the 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import pandas as pd
 
+from metrics.comparison.effect_size import PairedEffect
+from metrics.reports.numbers import format_p
 from metrics.reports.pair_report import PairReport
 
-__all__ = ["Card", "summary_cards", "counts_caption", "tests_frame", "VERDICT_LABELS",
-           "DELTA_COLUMN"]
+__all__ = ["Card", "summary_cards", "counts_caption", "tests_frame", "tests_display",
+           "tests_caption",
+           "VERDICT_LABELS", "DELTA_COLUMN", "CI_COLUMN"]
 
 #: How the page words the report's per-metric verdicts (A is the first system of the pair).
 VERDICT_LABELS = {"improves": "A better", "worsens": "B better",
                   "no significant difference": "not significant"}
 DELTA_COLUMN = "mean oriented \u0394 (A\u2212B)"
+CI_COLUMN = "95% t interval"
 
 
 
@@ -88,3 +93,46 @@ def tests_frame(rep: PairReport) -> pd.DataFrame:
     } for m in rep.metrics]
     return pd.DataFrame(rows, columns=["metric", DELTA_COLUMN, "p", f"p ({rep.correction})",
                                        "topics", "verdict"])
+
+
+def tests_display(rep: PairReport, effects: Sequence[PairedEffect] = ()) -> pd.DataFrame:
+    """:func:`tests_frame` with its p-values printed as every table prints them
+    (:func:`metrics.reports.numbers.format_p`) and, given the pair's ``effects``
+    (:func:`metrics.comparison.effect_size.pair_effects`, same metrics), the t interval of each
+    mean difference and Cohen's d_z next to it."""
+    tv = tests_frame(rep)
+    for col in ("p", f"p ({rep.correction})"):
+        tv[col] = tv[col].map(format_p)
+    if effects:
+        by = {e.metric: e for e in effects}
+        ci = [by.get(m) for m in tv["metric"]]
+        tv.insert(2, CI_COLUMN, ["" if e is None or math.isnan(e.low)
+                                 else f"[{e.low:+.3f}, {e.high:+.3f}]" for e in ci])
+        tv.insert(3, "d_z", [math.nan if e is None else e.dz for e in ci])
+    return tv
+
+
+#: What each pair class means, said under the tests of a pair of that class only.
+_CLASS_NOTES = {
+    "concordant": "A improves B significantly on some metric and is significantly worse on "
+                  "none: a concordant improvement.",
+    "opposite": "A significant gain on one metric with a significant loss on another is what "
+                "UIR flags as not robust.",
+    "none": "No metric differs significantly: the tie groups do not separate A and B on this "
+            "pair alone.",
+    "worsening": "A is significantly worse on some metric and significantly better on none: a "
+                 "concordant worsening (B improves A).",
+}
+
+
+def tests_caption(rep: PairReport) -> str:
+    """The sentence under the per-metric tests: the test, how many metrics differ, the pair
+    class and what that class (and only that one) means."""
+    sig = {"improves", "worsens"}
+    n_sig = sum(m.verdict in sig for m in rep.metrics)
+    n = len(rep.metrics)
+    metrics = "1 metric differs" if n_sig == 1 else f"{n_sig} metrics differ"
+    return (f"Paired {rep.test} test over topics (change it under \u201cSignificance tests\u201d "
+            f"in the sidebar), p < {rep.level:g} after {rep.correction} correction across all "
+            f"pairs: {metrics} significantly (of {n}); pair class: "
+            f"**{rep.pair_class or 'n/a'}**. " + _CLASS_NOTES.get(rep.pair_class or "", ""))

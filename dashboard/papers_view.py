@@ -11,6 +11,8 @@ import math
 import pandas as pd
 import streamlit as st
 
+from metrics.reports.numbers import format_p
+
 __all__ = ["render", "render_baselines", "SET_LABELS"]
 
 #: Row labels of JAIR Tables 5-6 (the ``set`` column of
@@ -70,12 +72,23 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
                     help="Significant at both \u03b1 with opposite signs")
     only = st.toggle("Only the pairs that reverse", value=True, key=f"{key}_weps_only")
     shown = weps[weps["reverses"].astype(bool)] if only else weps
-    st.dataframe(shown, hide_index=True, width="stretch", height=min(36 * len(shown) + 40, 360),
+    # a, b, and the difference and p at each alpha: what fits the page at 1024 px (the F of
+    # each system at each alpha is in the bundle's weps_table2.csv)
+    keep = ["system_a", "system_b",
+            *[c for c in weps.columns if c.startswith(("delta_", "p_"))], "reverses"]
+    st.dataframe(shown[keep].assign(**{c: shown[c].map(format_p)
+                                       for c in keep if c.startswith("p_")}),
+                 hide_index=True, width="stretch", height=min(36 * len(shown) + 40, 360),
                  key=f"{key}_weps",
-                 column_config={"system_a": "a", "system_b": "b", "reverses": "reverses",
-                                **{c: st.column_config.NumberColumn(
-                                    _weps_label(c), format="%.2e" if c.startswith("p_") else "%.3f")
-                                   for c in weps.columns if c[:2] in ("f_", "de", "p_")}})
+                 column_config={"system_a": st.column_config.TextColumn("a", width=170),
+                                "system_b": st.column_config.TextColumn("b", width=170),
+                                "reverses": st.column_config.CheckboxColumn("reverses",
+                                                                            width=70),
+                                **{c: st.column_config.NumberColumn(_weps_label(c), width=75,
+                                                                    format="%+.3f")
+                                   for c in keep if c.startswith("delta_")},
+                                **{c: st.column_config.TextColumn(_weps_label(c), width=75)
+                                   for c in keep if c.startswith("p_")}})
     st.caption(f"Wilcoxon on per-topic F\u03b1, two-sided, {counts.get('correction', 'none')} "
                f"correction, level {counts.get('level', 0.05)}.")
 
@@ -90,8 +103,14 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
               delta=f"n = {s_all.get('n', 0 if all_pairs is None else len(all_pairs))}",
               delta_color="off", delta_arrow="off")
     st.dataframe(top, hide_index=True, width="stretch", key=f"{key}_top",
-                 column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                for c in ("weakest_delta", "uir")})
+                 column_config={
+                     "system_a": st.column_config.TextColumn("a", width=180),
+                     "system_b": st.column_config.TextColumn("b", width=180),
+                     "weakest_metric": st.column_config.TextColumn("weakest metric", width=150),
+                     "weakest_delta": st.column_config.NumberColumn(
+                         "its mean \u0394", format="%.3f", width=85,
+                         help="the smallest of the pair's mean per-metric improvements"),
+                     "uir": st.column_config.NumberColumn("UIR", format="%.3f", width=60)})
     st.caption("JAIR 2011 Fig. 7 takes the ten pairs with the largest improvement; the UIR "
                "analysis page shows every pair.")
 
@@ -101,7 +120,12 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
         st.dataframe(imp.assign(improved_systems=imp["improved_systems"].map(
             lambda v: ", ".join(v) if isinstance(v, list) else "")),
             hide_index=True, width="stretch", height=min(36 * len(imp) + 40, 360),
-            key=f"{key}_imp")
+            key=f"{key}_imp",
+            column_config={"system": st.column_config.TextColumn("System", width=200),
+                           "improved_systems": st.column_config.TextColumn("Improved systems",
+                                                                           width=380),
+                           "n_improved": st.column_config.NumberColumn("# improved",
+                                                                       width=85)})
     if "random_baselines" in tables:
         render_baselines(tables["random_baselines"], key, heading=True)
 

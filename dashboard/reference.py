@@ -1,5 +1,6 @@
 """Cached reference material of the Metrics page: the measure reference (``docs/measures.md``),
-the formal-constraint table (``metrics.meta.constraints``) and the registry's metric definitions.
+the formal-constraint table (``metrics.meta.constraints_clustering``) and the registry's metric
+definitions.
 Nothing is computed here: each function is one cached call into ``metrics`` or a file read."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ __all__ = ["constraints", "measure_reference", "metric_infos", "MEASURES_DOC"]
 
 @st.cache_data(show_spinner="Checking the formal constraints\u2026")
 def constraints() -> pd.DataFrame:
-    from metrics.meta.constraints import check_constraints  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
+    from metrics.meta.constraints_clustering import check_constraints  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     return check_constraints()
 

@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from metrics.comparison.reference import robust_pairs
+from metrics.reports.numbers import format_p
 
 __all__ = ["build_report", "tie_groups_frame", "tie_groups_note", "robust_pairs_frame"]
 
@@ -26,18 +27,13 @@ h2{font-size:19px;margin:32px 0 6px;border-bottom:1px solid #ddd;padding-bottom:
 table{border-collapse:collapse;font-size:13px;margin:8px 0 16px;width:100%}
 th,td{border-bottom:1px solid #e6e6e6;padding:4px 8px;text-align:right}
 th{background:#f3f3f3;text-align:right} td:first-child,th:first-child{text-align:left}
-td:nth-child(2),th:nth-child(2){text-align:left}
+td:nth-child(2),th:nth-child(2){text-align:left} td:has(> .t){text-align:left}
 .verdict{font-size:18px;font-weight:600;margin:10px 0 14px;padding:8px 12px;background:#f3f7fb;
 border-left:4px solid #0072B2}
 .params{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:4px 16px;
 font-size:14px;margin:10px 0} .params b{color:#333}
 footer{color:#888;font-size:12px;margin-top:30px}
 """
-
-
-def _number(v: float, floatfmt: str = "{:.3f}") -> str:
-    """A table number: scientific notation where the fixed format would print 0.000 (p-values)."""
-    return f"{v:.2e}" if v != 0 and abs(v) < 0.001 else floatfmt.format(v)
 
 
 def _is_p_column(name: object) -> bool:
@@ -48,12 +44,23 @@ def _is_p_column(name: object) -> bool:
 
 
 def _table_html(df: pd.DataFrame, max_rows: int = 60, floatfmt: str = "{:.3f}") -> str:
+    """The table as HTML, every name and header escaped; text columns (names) left-aligned,
+    numbers right-aligned, p-values in the one p format (:func:`format_p`)."""
     shown = df.head(max_rows)
     more = len(df) - len(shown)
-    fmts = {c: ((lambda v: _number(v, floatfmt)) if _is_p_column(c)
-                else (lambda v: floatfmt.format(v)))
+
+    def _text(v) -> str:
+        return f'<span class="t">{html.escape(str(v))}</span>'
+
+    fmts = {c: (format_p if _is_p_column(c) else (lambda v: floatfmt.format(v)))
             for c in shown.columns if pd.api.types.is_float_dtype(shown[c])}
-    out = shown.to_html(index=False, border=0, escape=True, na_rep="\u2013", formatters=fmts)
+    fmts.update({c: _text for c in shown.columns
+                 if not pd.api.types.is_numeric_dtype(shown[c])})
+    # escape=False for the spans above: the headers are escaped here and every cell by its
+    # formatter (numbers are printed by format strings)
+    out = shown.rename(columns=lambda c: html.escape(str(c))).to_html(
+        index=False, border=0, escape=False, na_rep="\u2013",
+        formatters={html.escape(str(c)): f for c, f in fmts.items()})
     if more > 0:
         out += f'<p class="note">\u2026 and {more} more rows (see the CSV export).</p>'
     return out
@@ -86,9 +93,10 @@ def tie_groups_note(ranking, top: int | None = None) -> str:
     cut = (f" The first {top} of {len(groups)} systems; all in the ranking CSV."
            if top is not None and len(groups) > top else "")
     cyc = f" {len(ranking.cycles)} cycle(s) of UIR merged into ties." if ranking.cycles else ""
-    return (f"{len(groups)} systems in {n_groups} tie groups. A system is above another only "
-            f"where it is a robust improvement over it ({rule}) or a chain of them leads down to "
-            "it; the rank interval is every rank consistent with that order "
+    plural = "" if n_groups == 1 else "s"
+    return (f"{len(groups)} systems in {n_groups} tie group{plural}. A system is above another "
+            f"only where it is a robust improvement over it ({rule}) or a chain of them leads "
+            "down to it; the rank interval is every rank consistent with that order "
             f"(docs/rankings.md).{cyc}{cut}")
 
 

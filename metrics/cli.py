@@ -20,8 +20,8 @@ from metrics.version import package_version
 __all__ = ["main", "COMMANDS"]
 
 #: Sub-commands, in the order ``unanimity --help`` lists them.
-COMMANDS: tuple[str, ...] = ("info", "evaluate", "compare", "meta-evaluate", "check-reported",
-                             "dashboard")
+COMMANDS: tuple[str, ...] = ("info", "evaluate", "compare", "meta-evaluate", "constraints",
+                             "check-reported", "dashboard")
 
 
 def build_parser() -> argparse.ArgumentParser:

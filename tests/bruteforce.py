@@ -227,3 +227,36 @@ def toy_campaign(topics, name="toy"):
         return RawClustering(source=key, topic=tp, item=it, label=lb)
 
     return build_campaign(raw("gold"), {"sys": raw("sys")}, name=name)
+
+
+# --- graded ranking measures: ERR and the Q-measure -----------------------------------------
+def err_loop(grades_in_order, max_grade):
+    """ERR (Chapelle et al. 2009) by walking down the ranking: the user reaches rank r with the
+    probability of not having stopped before, stops there with (2^g - 1) / 2^g_max."""
+    if max_grade <= 0:
+        return 0.0
+    total, reach = 0.0, 1.0
+    for r, g in enumerate(grades_in_order, start=1):
+        stop = (2.0 ** max(g, 0) - 1.0) / 2.0 ** max_grade
+        total += reach * stop / r
+        reach *= 1.0 - stop
+    return total
+
+
+def q_measure_loop(grades_in_order, judged_grades, beta=1.0):
+    """Sakai's Q-measure: at each relevant rank r, (cg(r) + beta count(r)) / (cig(r) + beta r)
+    with every cumulative quantity counted again from the start, summed over the relevant ranks
+    and divided by the number of relevant documents."""
+    ideal = sorted((g for g in judged_grades if g > 0), reverse=True)
+    n_rel = len(ideal)
+    if n_rel == 0:
+        return 0.0
+    total = 0.0
+    for r in range(1, len(grades_in_order) + 1):
+        if grades_in_order[r - 1] <= 0:
+            continue
+        cg = sum(max(g, 0) for g in grades_in_order[:r])
+        count = sum(1 for g in grades_in_order[:r] if g > 0)
+        cig = sum(ideal[:r])
+        total += (cg + beta * count) / (cig + beta * r)
+    return total / n_rel

@@ -147,12 +147,14 @@ def test_subprocess_exit_code_and_json(tmp_path):
     )
     assert ok.returncode == 0, ok.stderr
     assert list(json.loads(ok.stdout)) == KEYS
+    wrong = tmp_path / "wide_with_text.csv"
+    wrong.write_text("system,topic,P\na,t1,high\n")
     bad = subprocess.run(
-        [sys.executable, "-m", "metrics", "info", str(DATA / "bad" / "wide_scores.csv")],
+        [sys.executable, "-m", "metrics", "info", str(wrong)],
         capture_output=True, text=True, check=False,
     )
     assert bad.returncode == 2 and bad.stdout == ""
-    assert len(bad.stderr.strip().splitlines()) == 1 and "wide score table" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1 and "is not a number" in bad.stderr
 
 
 def test_shared_and_bundled_replab_agree(capsys):

@@ -19,8 +19,10 @@ from scipy import stats
 
 from dashboard import pair_view
 from metrics.analyses import compare
+from metrics.comparison.effect_size import pair_effects
 from metrics.comparison.significance import pair_classes, pair_tests
 from metrics.measures.scoring import evaluate
+from metrics.reports.numbers import format_p
 
 P, R = "bcubed_precision", "bcubed_recall"
 
@@ -157,5 +159,6 @@ def test_the_page_renders_the_pair_view_of_the_report(demo_campaign, replab_bcub
         shown = [(m.label, m.value) for m in at.metric]
         assert shown[:5] == [(c.label, c.value) for c in cards]
         table = [d.value for d in at.dataframe if "verdict" in d.value.columns][0]
-        want = pair_view.tests_frame(rep)
+        want = pair_view.tests_display(rep, pair_effects(replab_bcubed, a, b, [P, R]))
+        assert (want["p"] == pair_view.tests_frame(rep)["p"].map(format_p)).all()
         pd.testing.assert_frame_equal(table.reset_index(drop=True), want, check_dtype=False)

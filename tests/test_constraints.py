@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.measures.registry import available_metrics
-from metrics.meta.constraints import CONSTRAINTS, check_constraints, constraint_examples
+from metrics.meta.constraints_clustering import CONSTRAINTS, check_constraints, constraint_examples
 
 H, C, R, S, U = CONSTRAINTS
 

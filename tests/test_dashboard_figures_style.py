@@ -337,14 +337,32 @@ def test_hasse_wide_group_numbered_and_replab_like_groups_labelled():
     assert "SVM_allfeatures_HAC_3%" in fig.data[1].hovertext[3]
 
 
-def test_hasse_group_too_wide_even_for_numbers_is_hover_only():
-    # 150 systems in one group: 3 px per system at the reference width, no label fits
+def test_hasse_group_of_150_is_one_labelled_node():
+    # 150 systems in one group: 3 px per system at the reference width; one node "150 systems"
     names = [f"run_{k}" for k in range(150)]
     table = pd.DataFrame({"system": names, "rank_low": 1, "rank_high": 150, "group": 1,
                           "block": range(150)})
     fig = R.hasse_figure(table, pd.DataFrame({"upper": [], "lower": []}))
-    assert not any(fig.data[1].text)
-    assert "run_149" in fig.data[1].hovertext[149]
+    assert len(fig.data[1].x) == 1
+    assert fig.data[1].text[0].replace("<br>", "") == "150 systems"
+    assert "tie group 1: 150 systems" in fig.data[1].hovertext[0]
+
+
+def test_hasse_collapsed_group_keeps_one_edge_per_pair_of_nodes():
+    # group 1: 2 systems, each above every one of the 40 of group 2; those all above the one
+    # system of group 3: nodes 2 + 1 + 1, edges 2 (group 1 -> the group node) + 1
+    big = R.COLLAPSE_AT + 10
+    names = ["a", "b"] + [f"m{k}" for k in range(big)] + ["z"]
+    group = [1, 1] + [2] * big + [3]
+    table = pd.DataFrame({"system": names, "rank_low": 1, "rank_high": 3, "group": group,
+                          "block": range(len(names))})
+    mid = names[2:-1]
+    edges = pd.DataFrame({"upper": ["a"] * big + ["b"] * big + mid,
+                          "lower": mid + mid + ["z"] * big})
+    fig = R.hasse_figure(table, edges)
+    assert len(fig.data[1].x) == 4
+    assert fig.data[1].text[2].replace("<br>", "") == f"{big} systems"
+    assert np.isnan(np.asarray(fig.data[0].x, dtype=float)).sum() == 3  # one gap per edge
 
 
 def test_label_lines_keep_the_distinguishing_end():

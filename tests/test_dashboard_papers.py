@@ -94,7 +94,11 @@ def test_export_page_latex_top_and_html_report_with_tie_groups(monkeypatch):
     sel = at.session_state["_selection"]
     n = len(sel.systems)
     preview = next(c.value for c in at.code if "begin{tabular}" in c.value)
-    assert f"20 of {n} systems shown; full table in systems.csv" in preview
+    # the notes name the files the page downloads (campaign, metric pair and alpha in the name)
+    board_file = (f"replab_2013_topic_detection_{sel.precision}_{sel.recall}_"
+                  f"alpha{sel.alpha:.2f}_leaderboard.csv").replace("_", r"\_")
+    assert f"20 of {n} systems shown; full table in {board_file}" in preview, preview[:3000]
+    assert "ranking.csv" in preview and "alpha0.50" in preview
     at.number_input(key="latex_top").set_value(5).run()
     preview = next(c.value for c in at.code if "begin{tabular}" in c.value)
     assert f"5 of {n} systems shown" in preview and "Ranking with tie groups" in preview

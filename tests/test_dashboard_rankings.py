@@ -203,7 +203,7 @@ def test_check_reported_example(check_app):
     # but 0.79 lies between P and R, so another alpha fits; 0.70 > max(0.60, 0.65) is impossible
     assert rows.loc["ours", "status"] == "consistent"
     assert rows.loc["baseline", "status"] == "consistent"
-    assert rows.loc["prior work", "status"] == "other_alpha"
+    assert rows.loc["prior work", "status"] == "fits another \u03b1"
     assert rows.loc["prior work", "fits"] != "none"
     assert rows.loc["broken", "status"].startswith("impossible: F above max")
     assert rows.loc["broken", "fits"] == "none"
@@ -220,7 +220,7 @@ def test_check_reported_beta_and_pasted_tsv(check_app):
     # beta = 2 is alpha = 1/5: F(0.5, 1.0) = 1 / (0.2/0.5 + 0.8/1.0) = 0.8333
     assert abs(rows.loc["x", "alpha"] - 0.2) < 1e-12
     assert abs(rows.loc["x", "f_at_alpha"] - 1 / (0.2 / 0.5 + 0.8)) < 1e-9
-    assert rows.loc["x", "status"] == "other_alpha"
+    assert rows.loc["x", "status"] == "fits another \u03b1"
 
 
 def test_check_reported_bad_table_names_the_problem(check_app):

@@ -329,7 +329,8 @@ def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, re
             (robust, f"UIR \u2265 {threshold:.2f} (robust)", COLOR_A, "circle")):
         sub = df[mask]
         fig.add_trace(Scatter(
-            x=sub["uir"], y=sub["delta_f"], mode="markers", name=f"{name}: {len(sub)} pairs",
+            x=sub["uir"], y=sub["delta_f"], mode="markers",
+            name=f"{name}: {len(sub)} pair{'' if len(sub) == 1 else 's'}",
             marker=dict(size=5 if big else 7, color=color, opacity=0.75, symbol=symbol),
             customdata=np.stack([sub["system_a"].astype(str), sub["system_b"].astype(str)],
                                 axis=1) if len(sub) else None,
@@ -383,7 +384,9 @@ def weakest_metric_figure(df: pd.DataFrame, metrics: Sequence[str], r: float | N
                          f"{MIN_FONT + 1}px;color:#555'>{sub}</span>", height=480)
     fig.update_layout(margin=dict(l=80, r=30, t=90, b=60), showlegend=True,
                       legend=dict(orientation="h", yanchor="top", y=-0.16, x=0, xanchor="left"))
-    fig.update_xaxes(title_text="UIR(a, b)")
+    # UIR lies in [-1, 1]: the axis never runs past it (autorange does around a single point)
+    lo = float(df["uir"].min()) if len(df) else 0.0
+    fig.update_xaxes(title_text="UIR(a, b)", range=[max(-1.05, min(lo, 0.0) - 0.05), 1.05])
     fig.update_yaxes(title_text="weakest \u0394 (a \u2212 b)")
     return fig
 

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 
 from dashboard.figures.style import CHAR_PX, FONT, MIN_FONT, OKABE_ITO, short
 
-__all__ = ["hasse_figure", "label_lines", "REF_PLOT_PX", "LINE_CHARS"]
+__all__ = ["hasse_figure", "label_lines", "REF_PLOT_PX", "LINE_CHARS", "COLLAPSE_AT"]
 
 COLOR_NODE = OKABE_ITO["blue"]
 COLOR_CYCLE = OKABE_ITO["purple"]
@@ -27,6 +27,9 @@ REF_PLOT_PX = 460
 #: Characters per label line; names break at ``_ - . /`` or spaces, at most ``MAX_LINES`` lines.
 LINE_CHARS = 12
 MAX_LINES = 3
+#: A tie group of more systems is drawn as one node ("N systems", the names in the table
+#: above the diagram and on hover): 40 dots in a row are a grey mesh at 1024 px.
+COLLAPSE_AT = 30
 #: Height of one label line and the gap kept between two labels, in px.
 LINE_PX = 15
 LABEL_GAP_PX = 6
@@ -79,14 +82,17 @@ def _positions(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return x, -group.astype(np.float64)
 
 
-def _labels(table: pd.DataFrame, x: np.ndarray) -> tuple[list[str], list[str], int]:
+def _labels(table: pd.DataFrame, x: np.ndarray,
+            rows: np.ndarray | None = None) -> tuple[list[str], list[str], int]:
     """Text and position of each node's label, and the most lines any label uses.
 
     Labels alternate above and below their node, so two labels on one side are two slots apart.
     A group whose names would still touch at ``REF_PLOT_PX`` is labelled with each system's row
     number in ``table`` (1-based, the ``#`` of the Leaderboard's tie-group table) and, when even
-    those would touch, gets none (names on hover)."""
+    those would touch, gets none (names on hover). ``rows``: the row number of each node in the
+    Leaderboard's table when ``table`` holds nodes, not systems (default: 0, 1, ...)."""
     names = table["system"].astype(str).tolist()
+    rows = np.arange(len(names)) if rows is None else rows
     lines = [label_lines(n) for n in names]
     width = np.array([max(len(line) for line in ls) * CHAR_PX for ls in lines])
     group = table["group"].to_numpy()
@@ -101,7 +107,7 @@ def _labels(table: pd.DataFrame, x: np.ndarray) -> tuple[list[str], list[str], i
             if digits + LABEL_GAP_PX > two_slots:
                 continue
             for k, i in enumerate(idx):
-                text[i] = str(i + 1)
+                text[i] = str(rows[i] + 1)
                 pos[i] = "top center" if k % 2 == 0 else "bottom center"
             most = max(most, 1)
             continue
@@ -110,6 +116,22 @@ def _labels(table: pd.DataFrame, x: np.ndarray) -> tuple[list[str], list[str], i
             pos[i] = "top center" if k % 2 == 0 else "bottom center"
             most = max(most, len(lines[i]))
     return text, pos, most
+
+
+def _nodes(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The diagram's nodes: one per system, one per tie group of more than ``COLLAPSE_AT``.
+
+    Returns the node of every row of ``table``, the first row of every node (nodes in the
+    table's order) and the systems each node stands for."""
+    group = table["group"].to_numpy()
+    counts = pd.Series(group).map(pd.Series(group).value_counts()).to_numpy()
+    key = np.where(counts > COLLAPSE_AT, -group, np.arange(len(table)))
+    _, first, node = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    node_of = rank[node.ravel()]
+    return node_of, first[order], np.bincount(node_of, minlength=order.size)
 
 
 def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = None,
@@ -132,35 +154,50 @@ def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = N
     -------
     go.Figure
         Trace 0: the edges (one line per covering pair, ``None``-separated); trace 1: the
-        systems (one marker each, ``customdata`` = system, rank_low, rank_high, group).
+        systems (one marker each, ``customdata`` = system, rank_low, rank_high, group). A tie
+        group of more than :data:`COLLAPSE_AT` systems is one square node labelled "N systems"
+        (its ``customdata`` system is that label), its edges those of its systems.
     """
-    x, y = _positions(table)
+    node_of, first, size = _nodes(table)
+    nodes = table.iloc[first].reset_index(drop=True)
+    big = size > 1
+    nodes.loc[big, "system"] = [f"{n} systems" for n in size[big]]
+    x, y = _positions(nodes)
     pos = {s: i for i, s in enumerate(table["system"])}
-    iu = edges["upper"].map(pos).to_numpy(dtype=np.int64)
-    il = edges["lower"].map(pos).to_numpy(dtype=np.int64)
+    iu = node_of[edges["upper"].map(pos).to_numpy(dtype=np.int64)]
+    il = node_of[edges["lower"].map(pos).to_numpy(dtype=np.int64)]
+    if iu.size:  # the edges of a collapsed group's systems, once per pair of nodes
+        iu, il = np.unique(np.column_stack([iu, il]), axis=0).T
     ex = np.column_stack([x[iu], x[il], np.full(iu.size, np.nan)]).ravel()
     ey = np.column_stack([y[iu], y[il], np.full(iu.size, np.nan)]).ravel()
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", name="robust improvement",
-                             line=dict(color=COLOR_EDGE, width=1), hoverinfo="skip",
-                             connectgaps=False))
+                             line=dict(color=COLOR_EDGE, width=1), opacity=0.55,
+                             hoverinfo="skip", connectgaps=False))
     block = table["block"].to_numpy() if "block" in table else np.arange(len(table))
     sizes = pd.Series(block).map(pd.Series(block).value_counts()).to_numpy()
-    in_cycle = sizes > 1
-    labels, textpos, most = _labels(table, x)
-    score = (table["score"].to_numpy(dtype=np.float64) if "score" in table
-             else np.full(len(table), np.nan))
+    in_cycle = (sizes > 1)[first] & ~big
+    labels, textpos, most = _labels(nodes, x, first)
+    score = (nodes["score"].to_numpy(dtype=np.float64) if "score" in nodes
+             else np.full(len(nodes), np.nan))
+    lo_of = table.groupby("group")["rank_low"].min()
+    hi_of = table.groupby("group")["rank_high"].max()
     interval = [f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
-                for lo, hi in zip(table["rank_low"], table["rank_high"], strict=True)]
-    hover = [f"<b>{s}</b><br>group {g}, rank {iv}"
-             + (f"<br>{score_label} {v:.4f}" if v == v else "")
-             + ("<br>in a UIR cycle (tied)" if c else "")
-             for s, g, iv, v, c in zip(table["system"], table["group"], interval, score, in_cycle,
-                                       strict=True)]
+                for lo, hi in zip(nodes["rank_low"], nodes["rank_high"], strict=True)]
+    hover = [(f"<b>{s}</b><br>group {g}, rank {iv}"
+              + (f"<br>{score_label} {v:.4f}" if v == v else "")
+              + ("<br>in a UIR cycle (tied)" if c else ""))
+             if n == 1 else
+             (f"<b>tie group {g}: {n} systems</b><br>ranks {lo_of[g]}\u2013{hi_of[g]}<br>"
+              "every name in the table above")
+             for s, g, iv, v, c, n in zip(nodes["system"], nodes["group"], interval, score,
+                                          in_cycle, size, strict=True)]
+    sym = np.where(big, "square", np.where(in_cycle, "diamond", "circle"))
+    table = nodes
     fig.add_trace(go.Scatter(
         x=x, y=y, mode="markers+text", name="system", text=labels, textposition=textpos,
-        marker=dict(size=12, color=np.where(in_cycle, COLOR_CYCLE, COLOR_NODE),
-                    symbol=np.where(in_cycle, "diamond", "circle"),
+        marker=dict(size=np.where(big, 22, 12), color=np.where(in_cycle, COLOR_CYCLE, COLOR_NODE),
+                    symbol=sym,
                     line=dict(color="white", width=1)),
         customdata=np.column_stack([table["system"], table["rank_low"], table["rank_high"],
                                     table["group"]]),

@@ -120,7 +120,9 @@ def layout(fig: go.Figure, title: str | None, height: int = 440, legend_below: b
         margin = dict(l=70, r=30, t=70 if title else 30, b=60)
     fig.update_layout(
         font=FONT,
-        title=dict(text=title, x=0, xanchor="left", font=dict(size=16)) if title else None,
+        # a margin on the left: the toolbar's PNG starts at the title's left edge
+        title=dict(text=title, x=0, xanchor="left", pad=dict(l=12), font=dict(size=16))
+        if title else None,
         height=height,
         margin=margin,
         legend=legend,

@@ -56,7 +56,8 @@ with ui.guard("The stored ranking with tie groups"):
     order = b.tables["ranking_order"]
     n_groups = int(order["group"].max()) if len(order) else 0
     st.caption(f"From the bundle's ranking_order.csv and ranking_hasse.csv: {len(order)} systems "
-               f"in {n_groups} tie groups. A system is above another only where it is a robust "
+               f"in {n_groups} tie group{'' if n_groups == 1 else 's'}. A system is above another "
+               "only where it is a robust "
                f"improvement over it (UIR \u2265 {thr:.2f} and a concordant significant "
                f"improvement, {p.get('test')} test, {p.get('correction')} correction) or a chain "
                "of them leads down to it; cycles of UIR are merged into ties (docs/rankings.md).")

@@ -40,12 +40,10 @@ with ui.guard("The stored pair"):
             col.metric(card.label, card.value, delta=card.delta, delta_color=card.color,
                        delta_arrow="off", help=card.help)
         st.markdown(pair_view.counts_caption(rep))
-        tv = pair_view.tests_frame(rep)
+        tv = pair_view.tests_display(rep)
         st.dataframe(tv, hide_index=True, width="stretch", key="bp_tests",
                      column_config={
                          pair_view.DELTA_COLUMN: st.column_config.NumberColumn(format="%+.4f"),
-                         "p": st.column_config.NumberColumn(format="%.2e"),
-                         f"p ({rep.correction})": st.column_config.NumberColumn(format="%.2e"),
                      })
         st.caption(f"Stored verdicts: paired {rep.test} test, p < {rep.level:g} after "
                    f"{rep.correction} correction across all pairs; pair class: "

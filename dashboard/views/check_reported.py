@@ -17,7 +17,12 @@ import streamlit as st
 
 from dashboard import ui
 from metrics.errors import UnanimityError
-from metrics.reports.reported_checks import alpha_of_beta, check_reported, read_reported
+from metrics.reports.reported_checks import (
+    STATUS_WORDS,
+    alpha_of_beta,
+    check_reported,
+    read_reported,
+)
 
 EXAMPLE = """system,precision,recall,f
 ours,0.81,0.62,0.70
@@ -80,7 +85,8 @@ with ui.guard("The check"):
         + (f"**{res.unanimity_ties}** system(s) have a rank interval, not a single rank."
            if res.unanimity_ties else "the order is total."))
     view = rows.assign(
-        status=[s if not isinstance(side, str) else f"impossible: F {side.replace('_', ' ')}"
+        status=[STATUS_WORDS.get(s, s) if not isinstance(side, str)
+                else f"impossible: F {side.replace('_', ' ')}"
                 for s, side in zip(rows["status"], rows["side"], strict=True)],
         fits=["none" if lo != lo else f"{lo:.3f}\u2013{hi:.3f}"
               for lo, hi in zip(rows["alpha_low"], rows["alpha_high"], strict=True)],
@@ -90,24 +96,32 @@ with ui.guard("The check"):
         unanimity=[f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
                    for lo, hi in zip(rows["rank_low_unanimity"], rows["rank_high_unanimity"],
                                      strict=True)],
-    )[["system", "precision", "recall", "f", "alpha", "f_at_alpha", "status", "fits",
-       "rank_reported", "by_alpha", "unanimity"]]
-    st.dataframe(view, key="reported_rows", hide_index=True, width="stretch", column_config={
-        "precision": st.column_config.NumberColumn("P", format="%.4f"),
-        "recall": st.column_config.NumberColumn("R", format="%.4f"),
-        "f": st.column_config.NumberColumn("F reported", format="%.4f"),
-        "alpha": st.column_config.NumberColumn("\u03b1", format="%.3f"),
-        "f_at_alpha": st.column_config.NumberColumn("F\u03b1(P, R)", format="%.4f",
+    )
+    # two tables whose columns add up to less than the page at 1024 px (no sideways scroll)
+    st.dataframe(view[["system", "precision", "recall", "f", "alpha", "f_at_alpha", "status",
+                       "fits"]], key="reported_rows", hide_index=True, width="stretch",
+                 column_config={
+        "system": st.column_config.TextColumn("System", width=150),
+        "precision": st.column_config.NumberColumn("P", format="%.4f", width=60),
+        "recall": st.column_config.NumberColumn("R", format="%.4f", width=60),
+        "f": st.column_config.NumberColumn("F reported", format="%.4f", width=75),
+        "alpha": st.column_config.NumberColumn("\u03b1", format="%.3f", width=50),
+        "f_at_alpha": st.column_config.NumberColumn("F\u03b1(P, R)", format="%.4f", width=75,
                                                     help="F at the stated \u03b1"),
-        "status": st.column_config.TextColumn("Status"),
-        "fits": st.column_config.TextColumn("\u03b1 that fit",
+        "status": st.column_config.TextColumn("Status", width=140),
+        "fits": st.column_config.TextColumn("\u03b1 that fit", width=95,
                                             help="every \u03b1 whose F\u03b1(P, R) rounds to the "
                                                  "reported F"),
-        "rank_reported": st.column_config.NumberColumn("Rank", help="by the reported F"),
-        "by_alpha": st.column_config.TextColumn("Ranks over \u03b1",
+    })
+    st.dataframe(view[["system", "rank_reported", "by_alpha", "unanimity"]],
+                 key="reported_ranks", hide_index=True, width="stretch", column_config={
+        "system": st.column_config.TextColumn("System", width=200),
+        "rank_reported": st.column_config.NumberColumn("Rank", help="by the reported F",
+                                                       width=60),
+        "by_alpha": st.column_config.TextColumn("Ranks over \u03b1", width=120,
                                                 help="best\u2013worst rank by F\u03b1 over "
                                                      "\u03b1 in [0, 1]"),
-        "unanimity": st.column_config.TextColumn("Ranks under unanimity"),
+        "unanimity": st.column_config.TextColumn("Ranks under unanimity", width=170),
     })
     st.caption("Within the rounding of the reported decimals (docs/rankings.md, "
                "\u201cChecking reported scores\u201d); the same check as "

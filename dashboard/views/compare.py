@@ -13,6 +13,8 @@ import streamlit as st
 
 from dashboard import data, figures, pair_view, state, ui
 from metrics.analyses import topic_differences
+from metrics.comparison.effect_size import pair_effects
+from metrics.comparison.small_sample import small_sample
 from metrics.reports.pair_report import verdict_sentence
 
 sel = state.selection()
@@ -96,40 +98,65 @@ with ui.guard("The per-topic chart"):
 
 st.subheader("Significance per metric", anchor=False)
 with ui.guard("The significance tests"):
-    tv = pair_view.tests_frame(rep)
+    effects = pair_effects(t.frame, a, b, [m.metric for m in rep.metrics])
+    tv = pair_view.tests_display(rep, effects)
     corr_col = f"p ({rep.correction})"
+    # widths that fit the page at 1024 px
     st.dataframe(tv, hide_index=True, width="stretch", key="cmp_tests",
                  column_config={
+                     "metric": st.column_config.TextColumn("Metric", width=140),
                      pair_view.DELTA_COLUMN: st.column_config.NumberColumn(
-                         format="%+.4f", help="Mean per-topic difference A \u2212 B, negated for "
-                                              "a lower-is-better metric: > 0 means A is better."),
-                     "p": st.column_config.NumberColumn(format="%.2g"),
-                     corr_col: st.column_config.NumberColumn(format="%.2g"),
+                         "mean \u0394", format="%+.4f", width=75,
+                         help="Mean per-topic difference A \u2212 B, negated for a "
+                              "lower-is-better metric: > 0 means A is better."),
+                     pair_view.CI_COLUMN: st.column_config.TextColumn(
+                         "95% CI", width=125, help="Student t interval of the mean difference "
+                                                   "(docs/measures.md \u00a76, \u201cEffect "
+                                                   "size\u201d)"),
+                     "d_z": st.column_config.NumberColumn(
+                         "d_z", format="%+.2f", width=55,
+                         help="Cohen's d_z: the mean difference over the standard deviation "
+                              "of the per-topic differences (0.2 small, 0.5 medium, 0.8 large)"),
+                     "p": st.column_config.TextColumn("p", width=65),
+                     corr_col: st.column_config.TextColumn(corr_col, width=80),
+                     "topics": st.column_config.NumberColumn("topics", width=55),
+                     "verdict": st.column_config.TextColumn("verdict", width=110),
                  })
-    n_sig = int((tv["verdict"].isin(["A better", "B better"])).sum())
-    st.caption(f"Paired {rep.test} test over topics (change it under \u201cSignificance "
-               f"tests\u201d in the sidebar), p < {rep.level:g} after {rep.correction} "
-               f"correction across all pairs: {n_sig} of {len(tv)} metrics differ "
-               f"significantly; pair class: **{rep.pair_class or 'n/a'}**. A significant gain on "
-               "one metric with a significant loss on another is what UIR flags as not robust.")
+    st.caption(pair_view.tests_caption(rep))
+    few = small_sample(rep.test, rep.n_topics, rep.level)
+    if not few.can_be_significant:
+        st.warning(few.sentence(), icon=":material/info:")
 
-st.markdown("**Per-topic deltas** \u2014 select a row to open the topic")
+drill = (data.campaign_info(sel.source)["has_clusterings"]
+         and not data.campaign_info(sel.source)["organisation"])
+st.markdown("**Per-topic deltas**" + (" \u2014 select a row to open the topic" if drill else ""))
 if not topics.empty:
     tab = topics.assign(
         winner=topics["winner"].map({"a": "A", "b": "B", "tied": "tied", "biased": "biased"}),
     )[["topic", "winner", "delta_precision", "delta_recall", "a_precision", "b_precision",
        "a_recall", "b_recall"]]
-    tab = tab.rename(columns={
-        "delta_precision": f"\u0394 {sel.precision}", "delta_recall": f"\u0394 {sel.recall}",
-        "a_precision": f"A {sel.precision}", "b_precision": f"B {sel.precision}",
-        "a_recall": f"A {sel.recall}", "b_recall": f"B {sel.recall}",
-    })
-    tev = st.dataframe(tab, hide_index=True, width="stretch", height=300, key="cmp_topics",
-                       on_select="rerun", selection_mode="single-row",
-                       column_config={c: st.column_config.NumberColumn(
-                           format="%+.3f" if "\u0394" in c else "%.3f")
-                                      for c in tab.columns if c not in ("topic", "winner")})
-    rows = tev.selection.rows if tev is not None else []
+    # short headers, the metric names in their help: eight columns fit the page at 1024 px
+    heads = {"delta_precision": ("\u0394 P", f"A \u2212 B on {sel.precision}"),
+             "delta_recall": ("\u0394 R", f"A \u2212 B on {sel.recall}"),
+             "a_precision": ("A P", f"{sel.precision} of A"),
+             "b_precision": ("B P", f"{sel.precision} of B"),
+             "a_recall": ("A R", f"{sel.recall} of A"), "b_recall": ("B R", f"{sel.recall} of B")}
+    cfg = {c: st.column_config.NumberColumn(label, help=why, width=70,
+                                            format="%+.3f" if c.startswith("delta") else "%.3f")
+           for c, (label, why) in heads.items()}
+    cfg["topic"] = st.column_config.TextColumn("Topic", width=150)
+    cfg["winner"] = st.column_config.TextColumn("Winner", width=65)
+    height = min(36 * len(tab) + 40, 300)
+    rows = []
+    if drill:  # a row opens the topic's contingency tables below
+        tev = st.dataframe(tab, hide_index=True, width="stretch", height=height,
+                           key="cmp_topics", column_config=cfg, on_select="rerun",
+                           selection_mode="single-row")
+        rows = tev.selection.rows if tev is not None else []
+    else:
+        st.dataframe(tab, hide_index=True, width="stretch", height=height, key="cmp_topics",
+                     column_config=cfg)
+    st.caption(f"P: {sel.precision}, R: {sel.recall}; \u0394 = A \u2212 B.")
     row_pick = str(tab.iloc[rows[0]]["topic"]) if rows else None
     new = None
     if picked is not None and picked != st.session_state.get("_cmp_scatter_pick"):
@@ -167,4 +194,13 @@ elif topic_names:
             ui.plot(figures.contingency_figure(ct, who, topic, role=role),
                     key=f"cmp_ct_{role}", sel=sel, filename=f"contingency_{role}")
             with st.expander("Full table"):
-                st.dataframe(ct, width="stretch")
+                # one row per non-empty cell: a table of hundreds of clusters would scroll
+                # sideways
+                cells = ct.stack().rename("items").reset_index()
+                cells.columns = ["gold class", "cluster", "items"]
+                cells = cells.astype({"gold class": str, "cluster": str})
+                st.dataframe(cells[cells["items"] > 0], hide_index=True, width="stretch",
+                             height=300, column_config={
+                                 "gold class": st.column_config.TextColumn(width=320),
+                                 "cluster": st.column_config.TextColumn(width=160),
+                                 "items": st.column_config.NumberColumn(width=70)})

@@ -30,7 +30,10 @@ st.caption("Single figures: use the camera icon of any chart's toolbar (PNG, or 
            "\u201cChart export\u201d in the sidebar).")
 
 slug = re.sub(r"[^A-Za-z0-9]+", "_", info["name"]).strip("_").lower() or "campaign"
-tag = f"{slug}_{sel.precision}_{sel.recall}"
+# file names stay ASCII (the metric names of a score table may not be)
+tag = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{slug}_{sel.precision}_{sel.recall}")
+at_alpha = f"{tag}_alpha{sel.alpha:.2f}"
+board_file, ties_file = f"{at_alpha}_leaderboard.csv", f"{at_alpha}_ranking.csv"
 t = data.table(sel)
 
 st.subheader("CSV", anchor=False)
@@ -56,12 +59,12 @@ with c2, ui.guard("The pairs table"):
 with c3, ui.guard("The leaderboard"):
     board = data.leaderboard(sel, t)
     st.download_button("Leaderboard", downloads.leaderboard_csv(board),
-                       file_name=f"{tag}_alpha{sel.alpha:.2f}_leaderboard.csv", mime="text/csv",
+                       file_name=board_file, mime="text/csv",
                        key="dl_board", icon=":material/leaderboard:", width="stretch")
     st.caption(f"Ranking at \u03b1 = {sel.alpha:.2f} with reference systems.")
     st.download_button("Tie groups",
                        downloads.ties_csv(data.tie_ranking(sel, t)),
-                       file_name=f"{tag}_ranking.csv", mime="text/csv", key="dl_ties",
+                       file_name=ties_file, mime="text/csv", key="dl_ties",
                        icon=":material/account_tree:", width="stretch",
                        help="system, rank_low, rank_high, group: the ranking.csv of "
                             "`unanimity compare --out` (docs/rankings.md)")
@@ -76,17 +79,19 @@ with ui.guard("The LaTeX tables"):
             5, key="latex_top", bind="query-params",
             help="Rows of the systems and ranking tables: what a page holds (20 by default); "
                  "0 = every system. A cut table says "
-                 "\u201cN of M systems shown; full table in systems.csv\u201d."))
-        latex = comp.to_latex(top=top or None)
+                 "\u201cN of M systems shown; full table in\u201d the leaderboard or "
+                 "tie-group CSV above."))
+        latex = comp.to_latex(top=top or None, files=(board_file, ties_file))
         c2.caption("Systems by F\u03b1, the pairs with UIR "
                    f"{sel.improved_sign} {sel.threshold:.2f} and the "
                    "ranking with tie groups (booktabs). "
                    + (f"{min(top, n_sys)} of {n_sys} systems shown." if 0 < top < n_sys else
                       f"All {n_sys} systems shown."))
-        st.download_button("LaTeX tables (.tex)", latex.encode(), file_name=f"{tag}.tex",
+        st.download_button("LaTeX tables (.tex)", latex.encode(), file_name=f"{at_alpha}.tex",
                            mime="text/x-tex", key="dl_latex", icon=":material/functions:")
         with st.expander("Preview"):
-            st.code(latex[:12000] + ("\n% \u2026" if len(latex) > 12000 else ""), language="latex")
+            # plain text: the highlighter reads "\%" as the start of a comment
+            st.code(latex[:12000] + ("\n% \u2026" if len(latex) > 12000 else ""), language="text")
 
 st.subheader("HTML report", anchor=False)
 st.caption("The leaderboard, the pair A vs B (curves, UIR counts, per-topic view, tests) and the "

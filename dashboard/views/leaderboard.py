@@ -6,17 +6,9 @@ import streamlit as st
 
 from dashboard import data, figures, state, ui
 from dashboard.figures import short
-from dashboard.figures.ranking import hasse_figure
+from dashboard.figures.ranking import COLLAPSE_AT, hasse_figure
 from metrics.analyses.baselines import BASELINES
-
-
-def _improved(v, shown: int = 3) -> str:
-    """The first few improved systems and a count of the rest (not a 140-name list)."""
-    if not isinstance(v, list) or not v:
-        return ""
-    rest = len(v) - shown
-    return ", ".join(v[:shown]) + (f" and {rest} more" if rest > 0 else "")
-
+from metrics.comparison.small_sample import small_sample
 
 sel = state.selection()
 info = data.campaign_info(sel.source)
@@ -61,39 +53,38 @@ with ui.guard("The leaderboard"):
         role=[highlight.get(s, "") + (" baseline" if b else "")
               for s, b in zip(board["system"], is_base, strict=True)],
         reference_system=board["reference_system"].map(lambda s: s if isinstance(s, str) else ""),
-        improved=board["improved_systems"].map(_improved),
         # blank, not "None", where a system has no reference system
         reference_uir=board["reference_uir"].map(
             lambda v: "" if v is None or v != v else f"{v:.2f}"),
     )[["rank", "role", "system", "f", "precision", "recall", "reference_system", "reference_uir",
-       "n_improved", "improved"]]
+       "n_improved"]]
     st.subheader("Ranking", anchor=False)
     st.caption("Reference system: the system that improves this one with the highest UIR "
-               "(only when \u2265 the threshold). Improved: systems this one improves with "
-               f"UIR {sel.improved_sign} threshold ({sel.profile} profile). Select a row to "
-               "make it system A.")
+               "(only when \u2265 the threshold). # impr.: how many systems this one improves "
+               f"with UIR {sel.improved_sign} threshold ({sel.profile} profile; the UIR analysis "
+               "page lists them). Select a row to make it system A.")
+    # column widths that add up to less than the page at 1024 px: no table scrolls sideways
     event = st.dataframe(
         view, key="lb_table", hide_index=True, width="stretch",
         height=min(36 * len(view) + 40, 460), on_select="rerun", selection_mode="single-row",
         column_config={
-            "rank": st.column_config.NumberColumn("#", width=40),
+            "rank": st.column_config.NumberColumn("#", width=38),
             "role": st.column_config.TextColumn("", width=70 if n_base else 30),
-            "system": st.column_config.TextColumn("System", width=190),
-            "f": st.column_config.NumberColumn("F\u03b1", format="%.3f", width=60,
+            "system": st.column_config.TextColumn("System", width=160 if n_base else 185),
+            "f": st.column_config.NumberColumn("F\u03b1", format="%.3f", width=55,
                                                help=f"F\u03b1 at \u03b1 = {sel.alpha:.2f}, "
                                                     f"{sel.average} average"),
-            "precision": st.column_config.NumberColumn("P", format="%.3f", width=55,
+            "precision": st.column_config.NumberColumn("P", format="%.3f", width=52,
                                                        help=f"mean {sel.precision}"),
-            "recall": st.column_config.NumberColumn("R", format="%.3f", width=55,
+            "recall": st.column_config.NumberColumn("R", format="%.3f", width=52,
                                                     help=f"mean {sel.recall}"),
-            "reference_system": st.column_config.TextColumn("Reference system", width=190),
-            "reference_uir": st.column_config.TextColumn("its UIR", width=60,
+            "reference_system": st.column_config.TextColumn("Reference system", width=160),
+            "reference_uir": st.column_config.TextColumn("its UIR", width=55,
                                                          help="UIR(reference, system)"),
-            "n_improved": st.column_config.NumberColumn("# impr.", width=60,
+            "n_improved": st.column_config.NumberColumn("# impr.", width=58,
                                                         help=(
                 "number of systems this one "
                 f"improves with UIR {sel.improved_sign} threshold")),
-            "improved": st.column_config.TextColumn("Improved systems", width="large"),
         },
     )
     rows = event.selection.rows if event is not None else []
@@ -115,8 +106,13 @@ with ui.guard("The leaderboard"):
     st.caption(
         f"A system is above another only where it is {rule}, or a chain of them leads down to "
         f"it; cycles of UIR are merged into ties (docs/rankings.md). {len(groups)} systems in "
-        f"{n_groups} tie groups; the rank interval is every rank consistent with that order."
+        f"{n_groups} tie group{'' if n_groups == 1 else 's'}; the rank interval is every rank "
+        "consistent with that order."
         + (f" Merged cycles: {len(tr.cycles)}." if tr.cycles else ""))
+    if tr.rule == "uir+concordant":
+        few = small_sample(sel.test, n_topics, data.comparison(sel, t).parameters["level"])
+        if not few.can_be_significant:
+            st.warning(few.sentence(), icon=":material/info:")
     # the table and the diagram one above the other: full names in the table and room for the
     # diagram's labels at 1024 px
     gview = groups.assign(
@@ -149,7 +145,8 @@ with ui.guard("The leaderboard"):
     st.caption("One row per tie group, best on top; a line joins a system to one it robustly "
                "improves with nothing between; diamonds: systems of a merged UIR cycle. In a group "
                "too wide for names a number stands for the system (# in the table above); "
-               "hover for the name.")
+               f"a square stands for a whole group of more than {COLLAPSE_AT} systems (listed in "
+               "the table above). Hover for the names.")
 
     st.subheader("How ranks move with \u03b1", anchor=False)
     # the controls above, the chart across the whole width: its labels need it at 1024 px

@@ -56,4 +56,8 @@ with ui.guard("The metric definitions"):
     st.caption("n_ij = |L_i \u2229 C_j|: items in gold class L_i and system cluster C_j; "
                "n items per topic. Every metric is computed per topic, then averaged.")
     with st.expander("The same as a sortable table"):
-        st.dataframe(defs, hide_index=True, width="stretch", key="met_defs")
+        # fixed widths that fit the page at 1024 px (the list above has every text whole)
+        st.dataframe(defs, hide_index=True, width="stretch", key="met_defs", column_config={
+            c: st.column_config.TextColumn(c, width=w)
+            for c, w in (("metric", 150), ("family", 85), ("direction", 75),
+                         ("description", 140), ("formula", 115), ("reference", 110))})

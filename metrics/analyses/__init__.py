@@ -14,6 +14,10 @@ One module per analysis (see ``docs/measures.md`` for each definition):
 * :mod:`~metrics.analyses.paper_tables` -- the papers' tables on demand;
 * :mod:`~metrics.analyses.baselines` -- the baseline runs of the papers;
 * :mod:`~metrics.analyses.token_type_ranks` -- token-level vs type-level rankings;
+* :mod:`~metrics.analyses.metric_pair` -- a metric pair's words (precision-like / recall-like
+  or first / second metric) and whether its metrics carry one signal;
+* :mod:`~metrics.analyses.ranking_coverage` -- what the qrels judge and how deep and judged
+  each run of a ranking campaign is;
 * :mod:`~metrics.analyses.common` -- shared helpers and the :class:`Correlation` record.
 
 The names below are exported lazily: a submodule is imported when one of its names is first

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from metrics.errors import UnanimityError
-from metrics.io import FORMATS, load, load_files
-from metrics.io.testbeds import testbeds_option
-from metrics.measures.registry import label_name, split_metric_list
-from metrics.model.campaign import MISSING_POLICIES, Campaign
+from metrics.model.formats import FORMATS
+from metrics.model.missing import MISSING_POLICIES
+
+if TYPE_CHECKING:
+    from metrics.model.campaign import Campaign
 
 __all__ = ["add_campaign_args", "campaign_from_args", "metric_names"]
 
@@ -36,6 +38,9 @@ def add_campaign_args(parser: argparse.ArgumentParser, path_required: bool = Fal
 
 def campaign_from_args(args: argparse.Namespace) -> Campaign:
     """Load the campaign named by ``PATH`` or by ``--gold``/``--run``."""
+    from metrics.io import load, load_files  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.io.testbeds import testbeds_option  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     if args.gold or args.runs:
         if args.path:
             raise UnanimityError("give either PATH or --gold/--run, not both")
@@ -60,6 +65,8 @@ def metric_names(text: str, option: str = "--metrics") -> list[str]:
     (``v_measure(beta=2.0)`` -> ``v_measure(beta=2)``, as ``evaluate`` writes them), other names
     (a score table's labels, IR measures) as given (:func:`metrics.measures.registry.label_name`); a
     repeated measure is an error."""
+    from metrics.measures.registry import label_name, split_metric_list  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     names = [label_name(spec) for spec in split_metric_list(str(text))]
     if len(set(names)) != len(names):
         raise UnanimityError(f"{option} repeats a metric: {text!r}")

@@ -14,7 +14,6 @@ import argparse
 import json
 
 from metrics.errors import UnanimityError
-from metrics.reports.reported_checks import alpha_of_beta, check_reported, read_reported
 
 __all__ = ["add_parser", "run"]
 
@@ -49,6 +48,8 @@ def _fmt(v: float) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from metrics.reports.reported_checks import alpha_of_beta, check_reported, read_reported  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     names = tuple(n.strip() for n in args.metrics.split(","))
     if len(names) != 3 or not all(names):
         raise UnanimityError(f"--metrics needs three names P,R,F, got {args.metrics!r}")

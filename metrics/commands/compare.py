@@ -18,22 +18,24 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from metrics.analyses.paper_tables import paper_tables
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args, metric_names
-from metrics.comparison.curves import AVERAGES
-from metrics.comparison.profiles import PROFILES, get_profile
-from metrics.comparison.reference import improves
-from metrics.comparison.significance import CORRECTIONS, TESTS
-from metrics.comparison.uir import DEFAULT_THRESHOLD, DEFAULT_TOL
+from metrics.comparison.profiles import (
+    AVERAGES,
+    CORRECTIONS,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_THRESHOLD,
+    DEFAULT_TOL,
+    PROFILES,
+    TESTS,
+    get_profile,
+)
 from metrics.errors import UnanimityError
-from metrics.measures.registry import parse_metric
-from metrics.measures.scoring import add_table_composites, evaluate
-from metrics.model.score_table import validate_score_table
-from metrics.reports.bundle import write_comparison_bundle
 from metrics.reports.latex import LATEX_TOP
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["add_parser", "run", "load_scores"]
 
@@ -63,7 +65,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tol", type=float, default=DEFAULT_TOL,
                    help=f"tolerance of UIR and the paired tests: differences within it are ties "
                         f"(default {DEFAULT_TOL:g})")
-    p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the randomisation test and of the bootstrap")
+    p.add_argument("--bootstrap", type=_top, default=0, metavar="N",
+                   help="N resamples of a paired bootstrap over topics (stratified by test bed): "
+                        "intervals of UIR, parametric UIR and Delta F in pairs.csv, simultaneous "
+                        "rank confidence sets in ranking.csv (default 0 = none; "
+                        "docs/uncertainty.md)")
+    p.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE,
+                   help="confidence of the bootstrap intervals and, jointly, of the rank "
+                        f"confidence sets (default {DEFAULT_CONFIDENCE:g})")
     p.add_argument("--no-parametric", dest="parametric", action="store_false",
                    help="leave parametric UIR out (uir_param empty), e.g. for more systems than "
                         "its all-pairs matrix allows (docs/measures.md, Parametric UIR)")
@@ -110,6 +121,9 @@ def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFr
 def _scores_of(campaign, args: argparse.Namespace,
                metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
     """:func:`load_scores` of an already loaded campaign."""
+    from metrics.measures.scoring import add_table_composites, evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.model.score_table import validate_score_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     if campaign.scores is not None:  # composites of its own columns added (F(a,b), rs_f)
         table = add_table_composites(validate_score_table(campaign.scores, source=str(args.path)),
                                      metrics)
@@ -122,6 +136,8 @@ def _scores_of(campaign, args: argparse.Namespace,
 def _as_requested(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
     """``evaluate``'s table with each metric named as the user wrote it (``MAP`` stays ``MAP``
     where ``evaluate`` writes ``ir_measures``' canonical ``AP``)."""
+    from metrics.measures.registry import parse_metric  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     spelled: dict[str, str] = {}
     for name in names:
         canonical = str(parse_metric(name))
@@ -156,9 +172,25 @@ def _r(v) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    import pandas as pd  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     from metrics.analyses import compare  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.analyses.aggregation import aggregation_robustness  # noqa: PLC0415 - as above
+    from metrics.analyses.paper_tables import paper_tables  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.analyses.uncertainty import (  # noqa: PLC0415 - as above
+        bootstrap_comparison,
+        with_bootstrap,
+    )
+    from metrics.comparison.bootstrap import check_confidence  # noqa: PLC0415 - as above
+    from metrics.comparison.reference import improves  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.comparison.small_sample import small_sample  # noqa: PLC0415 - as above
+    from metrics.reports.bundle import write_comparison_bundle  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     metrics = _metric_names(args.metrics)
+    try:
+        check_confidence(args.confidence)
+    except ValueError as exc:
+        raise UnanimityError(f"--confidence: {exc}") from None
     out = Path(args.out)
     if out.exists() and not out.is_dir():  # checked before the work, not after it
         raise UnanimityError(f"--out {args.out}: exists and is not a folder")
@@ -186,7 +218,12 @@ def run(args: argparse.Namespace) -> int:
             parametric=args.parametric,
         )
         args.tests, args.correction = result.parameters["test"], result.parameters["correction"]
+        if args.bootstrap:
+            boot = bootstrap_comparison(table, result, args.bootstrap, args.seed,
+                                        args.confidence, beds)
+            result = with_bootstrap(result, boot)
         # the output folder is a versioned bundle (metrics/reports/bundle.py) with ranking.csv
+        agg = aggregation_robustness(table, result)
         extra, extra_tex, extra_json = {}, [], {}
         if args.paper_tables or profile.paper_tables or args.random_baselines:
             pt = paper_tables(result, table,
@@ -195,8 +232,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             written = write_comparison_bundle(
                 result, args.out, inputs=_input_paths(args), options=_options(args),
-                latex=args.latex, extra_tables=extra, extra_latex=extra_tex, extra_json=extra_json,
-                latex_top=args.latex_top or None)
+                latex=args.latex, extra_tables={**agg.tables(), **extra}, extra_latex=extra_tex,
+                extra_json=extra_json, latex_top=args.latex_top or None,
+                ranking_columns=agg.ranks[["system", "pareto_means", "pareto_topics"]])
         except OSError as exc:
             raise UnanimityError(
                 f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
@@ -210,6 +248,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR {sign} "
           f"{args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
+    few = small_sample(str(result.parameters["test"]), int(table["topic"].nunique()),
+                       float(result.parameters["level"]))
+    if not few.can_be_significant:  # said before anyone reads an empty list of tie groups
+        print(few.sentence())
     if extra_json:  # the papers' tables in one line
         pts = extra_json["paper_tables"]
         w = pts["weps_table2"]
@@ -220,6 +262,16 @@ def run(args: argparse.Namespace) -> int:
               f"{_r(every['pearson_r'])} (n={every['n']}), "
               f"ten pairs {_r(pts['weakest_metric_top']['pearson_r'])}; WePS Table 2: "
               f"{w['reversed']} of {w['n_pairs']} pairs reverse between the two alphas")
+    n_flips = len(agg.flips)
+    print(f"aggregation rules: {n_flips} pairs ordered differently by two rules, "
+          f"{int(agg.flips['uir_robust'].sum())} of them robust by UIR; Pareto-optimal on the "
+          f"means: {int(agg.ranks['pareto_means'].sum())} systems")
+    if args.bootstrap:
+        b = result.parameters["bootstrap"]
+        print(f"bootstrap: {b['n_resamples']} resamples over topics"
+              + (f" within {b['n_strata']} test beds" if b["stratified"] else "")
+              + f", seed {b['seed']}, {b['confidence']:g} intervals; rank confidence sets in "
+              f"{b['stepdown_steps']} stepdown steps")
     for path in written:
         print(f"wrote {path}")
     return 0

@@ -20,7 +20,6 @@ import sys
 from pathlib import Path
 
 from metrics.errors import UnanimityError
-from metrics.io.testbeds import testbeds_option
 
 __all__ = ["add_parser", "run", "app_path", "streamlit_command"]
 
@@ -85,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "testbeds", None):
         if not args.path:
             raise UnanimityError("--testbeds needs a campaign PATH")
+        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         testbeds_option(args.testbeds)  # a bad test-bed file: the error now, not in the browser
     if not app_path().is_file():  # pragma: no cover - broken install

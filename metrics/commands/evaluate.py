@@ -12,8 +12,6 @@ import sys
 
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args
 from metrics.errors import UnanimityError
-from metrics.measures.registry import PROVIDERS, parse_metrics
-from metrics.reports.table_output import table_bytes, write_table
 from metrics.reports.terminal_text import data_stream
 
 __all__ = ["add_parser", "run", "DEFAULT_METRICS"]
@@ -60,6 +58,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _list_metrics() -> int:
+    from metrics.measures.registry import PROVIDERS  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     rows = [("metric", "better", "family", "parameters", "description")]
     for provider in PROVIDERS:  # every family's metrics, then the names it parses itself
@@ -79,7 +78,9 @@ def run(args: argparse.Namespace) -> int:
     if args.list_metrics:
         return _list_metrics()
     from metrics.analyses.baselines import add_baselines  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.measures.registry import parse_metrics  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
     from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.reports.table_output import write_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     specs = parse_metrics(args.metrics)  # fail on a bad name before loading anything
     if args.engine == "dask":
@@ -97,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     mappings: list = []
     table = evaluate(campaign, specs, missing=args.missing, systems=systems,
                      mappings_out=mappings)
+    if not (mappings or args.export_mapping):  # no type-level metric, no mapping asked for
+        return _write(table, args.out)
     import pandas as pd  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     from metrics.measures.typelevel.type_entries import (  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
@@ -119,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(table, out: str) -> int:
+    from metrics.reports.table_output import table_bytes, write_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     if out == "-":  # escaped on a terminal, byte for byte to a pipe
         data_stream(sys.stdout).write(table_bytes(table).decode("utf-8"))
     else:

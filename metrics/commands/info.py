@@ -8,12 +8,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-import pandas as pd
-
 from metrics.commands.campaign_args import add_campaign_args, campaign_from_args
-from metrics.model.campaign_info import campaign_info, items_line
-from metrics.reports.bundle import bundle_info, is_bundle
-from metrics.reports.bundle_zip import bundle_zip_manifest, unpack_bundle_zip
 
 __all__ = ["add_parser", "run"]
 
@@ -35,6 +30,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _zipped_bundle_info(path: str, as_json: bool) -> int | None:
     """``info`` on a zipped comparison bundle (unpacked as the dashboard unpacks an upload);
     None when the zip is not a bundle (then it is a campaign)."""
+    from metrics.reports.bundle import bundle_info  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.reports.bundle_zip import bundle_zip_manifest, unpack_bundle_zip  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     with open(path, "rb") as fh:
         if bundle_zip_manifest(fh, path) is None:
             return None
@@ -45,14 +43,22 @@ def _zipped_bundle_info(path: str, as_json: bool) -> int | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from metrics.reports.bundle_manifest import is_bundle  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     # a comparison bundle (compare --out DIR) is described, not loaded as a campaign
     if args.path and not (args.gold or args.runs) and is_bundle(args.path):
+        from metrics.reports.bundle import bundle_info  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
         return bundle_info(args.path, as_json=args.json)
     if args.path and not (args.gold or args.runs) and Path(args.path).is_file() \
             and zipfile.is_zipfile(args.path):  # a regular file only: a FIFO would block
         code = _zipped_bundle_info(args.path, args.json)
         if code is not None:
             return code
+    import pandas as pd  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
+    from metrics.model.campaign_info import campaign_info, items_line  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+
     campaign = campaign_from_args(args)
     info = campaign_info(campaign)
     if args.json:

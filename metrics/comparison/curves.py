@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.comparison.profiles import AVERAGES
+
 __all__ = ["AVERAGES", "DEFAULT_ALPHAS", "Curves", "curves_from_arrays", "check_average"]
 
-AVERAGES: tuple[str, ...] = ("macro", "micro")
 DEFAULT_ALPHAS: np.ndarray = np.arange(101) / 100.0
 
 

@@ -31,12 +31,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
+from metrics.comparison.profiles import TESTS
 from metrics.comparison.uir import DEFAULT_TOL, check_tol
 
 __all__ = ["TestResult", "ConfidenceInterval", "TESTS", "DEFAULT_RESAMPLES", "paired_test",
            "bootstrap_ci", "run_tests", "check_test"]
 
-TESTS: tuple[str, ...] = ("wilcoxon", "t", "sign", "randomization")
 DEFAULT_RESAMPLES = 10_000
 
 

@@ -16,7 +16,11 @@ weakest-metric pair selection of the papers' tables; every view and file reads t
 
 This module owns the default paired test and correction (:data:`DEFAULT_TEST`,
 :data:`DEFAULT_CORRECTION`): the functions of :mod:`metrics.comparison.significance`, the
-comparison and the dashboard take them from here.
+comparison and the dashboard take them from here. It also owns the names a comparison chooses
+among (:data:`TESTS`, :data:`CORRECTIONS`, :data:`AVERAGES`) and the UIR threshold and tolerance
+(:data:`DEFAULT_THRESHOLD`, :data:`DEFAULT_TOL`), re-exported by the modules that use them: it
+imports neither numpy nor scipy, so the command line builds its argument parsers from it
+without importing the computation (``unanimity --help`` stays fast).
 """
 
 from __future__ import annotations
@@ -27,7 +31,23 @@ from dataclasses import dataclass
 from metrics.errors import UnanimityError
 
 __all__ = ["Profile", "PROFILES", "DEFAULT_PROFILE", "DEFAULT_TEST", "DEFAULT_CORRECTION",
-           "get_profile", "profile_of"]
+           "get_profile", "profile_of", "TESTS", "CORRECTIONS", "AVERAGES", "DEFAULT_TOL",
+           "DEFAULT_THRESHOLD", "DEFAULT_CONFIDENCE"]
+
+#: The paired tests (:func:`metrics.comparison.paired.paired_test`) and the multiple-comparison
+#: corrections (:func:`metrics.comparison.significance.correct_pvalues`).
+TESTS: tuple[str, ...] = ("wilcoxon", "t", "sign", "randomization")
+CORRECTIONS: tuple[str, ...] = ("holm", "bh", "none")
+#: Campaign F_alpha: mean of the per-topic F (macro) or F of the mean P and R (micro)
+#: (:mod:`metrics.comparison.curves`).
+AVERAGES: tuple[str, ...] = ("macro", "micro")
+#: Differences within this tolerance are ties, in UIR and the paired tests.
+DEFAULT_TOL = 1e-9
+#: The UIR threshold of a robust improvement (the papers' 0.25): improved and reference systems,
+#: the robust verdict of a pair, the tie ranking and the papers' tables all default to it.
+DEFAULT_THRESHOLD = 0.25
+#: Confidence of the bootstrap intervals and rank sets (docs/uncertainty.md).
+DEFAULT_CONFIDENCE = 0.95
 
 #: The paired test and the multiple-comparison correction of the default profile.
 DEFAULT_TEST = "wilcoxon"

@@ -43,7 +43,7 @@ from metrics.comparison.paired import (
     paired_test,
     run_tests,
 )
-from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST
+from metrics.comparison.profiles import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_TEST
 from metrics.comparison.uir import DEFAULT_TOL, check_tol
 from metrics.model.score_table import metric_directions, score_cube
 
@@ -63,7 +63,6 @@ __all__ = [
     "VERDICTS",
 ]
 
-CORRECTIONS: tuple[str, ...] = ("holm", "bh", "none")
 PAIR_CLASSES: tuple[str, ...] = ("concordant", "opposite", "none", "worsening")
 #: Verdict of one metric of one ordered pair (:func:`metric_verdicts`).
 VERDICTS: tuple[str, ...] = ("improves", "worsens", "no significant difference")

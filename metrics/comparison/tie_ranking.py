@@ -144,10 +144,11 @@ class TieRanking:
         """The four columns of ``ranking.csv``: ``system, rank_low, rank_high, group``."""
         return self.to_dataframe()[list(RANKING_COLUMNS)]
 
-    def to_latex(self, caption_metric: str = "F", top: int | None = None) -> str:
+    def to_latex(self, caption_metric: str = "F", top: int | None = None,
+                 csv_name: str = "ranking.csv") -> str:
         """A booktabs table: group, system, rank interval (needs ``\\usepackage{booktabs}``);
         with ``top``, its first ``top`` rows and the note "N of M systems shown; full table in
-        ranking.csv"."""
+        ranking.csv" (``csv_name``: the file the reader downloads)."""
 
         sign = ">" if self.strict else "\\geq"
         rule = (f"UIR ${sign} {self.threshold:g}$" + (" and a concordant significant improvement"
@@ -166,7 +167,7 @@ class TieRanking:
             prev = r.group
         cyc = (f" {len(self.cycles)} cycle(s) of UIR merged into ties." if self.cycles else "")
         if len(rows) < len(full):
-            cyc += " " + latex_escape(shown_note(len(rows), len(full), "ranking.csv"))
+            cyc += " " + latex_escape(shown_note(len(rows), len(full), csv_name))
         lines += [r"\bottomrule", r"\end{tabular}",
                   rf"\caption{{Ranking with tie groups: a system is above another only where it is "
                   rf"a robust improvement over it ({rule}) or a chain of such improvements leads "

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from metrics.comparison.profiles import DEFAULT_THRESHOLD, DEFAULT_TOL
 from metrics.model.score_table import ScoreCube, metric_directions, score_cube
 
 __all__ = [
@@ -62,10 +63,6 @@ __all__ = [
     "DEFAULT_THRESHOLD",
 ]
 
-DEFAULT_TOL = 1e-9
-#: The UIR threshold of a robust improvement (the papers' 0.25): improved and reference systems,
-#: the robust verdict of a pair, the tie ranking and the papers' tables all default to it.
-DEFAULT_THRESHOLD = 0.25
 
 
 def check_metrics(metrics: Sequence[str]) -> list[str]:

@@ -17,6 +17,7 @@ from metrics.io import (
     conllu,  # token tagging campaigns (docs/type-level.md)
     scoretable,
     semeval,
+    wide_scores,  # leaderboards, one column per metric (docs/input-safety.md)
 )
 from metrics.io.archive import ZipNode, open_root
 from metrics.io.build import RawClustering, build_campaign, split_by_system
@@ -45,12 +46,11 @@ from metrics.io.trec import (
 )
 from metrics.io.weps import read_weps
 from metrics.model.campaign import Campaign
+from metrics.model.formats import FORMATS
 from metrics.model.validation import LoadNote
 
 __all__ = ["FORMATS", "detect_format", "load", "load_files", "read_clustering"]
 
-FORMATS: tuple[str, ...] = ("replab", "long", "semeval", "weps", "scores", "conllu",
-                            "trec", "organisation")  # the last two: docs/organisation.md
 CONFIG_NAME = "campaign.toml"
 _DATA_SUFFIXES = (".tsv", ".csv", ".txt", ".key", ".parquet", ".gz", ".conllu")
 
@@ -90,7 +90,11 @@ def detect_format(path: object) -> str:
         raise CampaignFormatError(node, "folder holds no campaign file (*.xml for WePS)")
     if node.name.lower().endswith(".parquet"):
         columns = parquet_columns(node)
+        if wide_scores.looks_like_wide(list(map(str, columns))):
+            return "wide"
         return "scores" if scoretable.looks_like_scores(",".join(map(str, columns))) else "long"
+    if wide_scores.is_json_lines(node):
+        return "wide"
     if node.name.lower().endswith((".xml", ".xml.gz")):
         return "weps"
     if node.name.lower().endswith((".conllu", ".conllu.gz")):
@@ -117,6 +121,8 @@ def detect_format(path: object) -> str:
         return "trec"
     if semeval.looks_like_semeval(first):
         return "semeval"
+    if wide_scores.looks_like_wide(first):
+        return "wide"
     wide = scoretable.wide_table_problem(first)
     if wide:
         raise CampaignFormatError(path, wide, 1)
@@ -394,6 +400,8 @@ def _load_node(node: Node, format, testbeds, name, reader_options=None) -> Campa
     fmt = format or detect_format(node)
     if fmt == "scores":
         return load_score_campaign(node, name=name, testbeds=testbeds)
+    if fmt == "wide":
+        return wide_scores.load_wide_campaign(node, name=name, testbeds=testbeds)
     raise CampaignFormatError(
         node,
         f"a single {fmt} file is one clustering, not a campaign: give a campaign folder "

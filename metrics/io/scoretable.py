@@ -7,9 +7,10 @@
     best_replab,RL2013D01E001,sensitivity,0.3371
 
 CSV or TSV (the header's separator decides), optionally gzip-compressed, or Parquet. The table is
-long: one row per (system, topic, metric); a wide table (one column per metric) is refused with a
-message saying so. A campaign loaded from a score table has no clusterings (``gold`` is None):
-only the comparison analyses (UIR, significance, rankings) apply to it.
+long: one row per (system, topic, metric); a wide table (one column per metric) is read by
+:mod:`metrics.io.wide_scores` (format ``wide``), and this reader, given one, says so. A campaign
+loaded from a score table has no clusterings (``gold`` is None): only the comparison analyses (UIR,
+significance, rankings) apply to it.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from metrics.reports.table_output import unquote_read_back
 
 __all__ = [
     "looks_like_scores", "wide_table_problem", "read_score_table",
-    "load_score_campaign",
+    "load_score_campaign", "campaign_from_score_table",
 ]
 
 _KEYS = ["system", "topic", "metric"]
@@ -59,9 +60,9 @@ def wide_table_problem(first_line: str) -> str | None:
 def _header_problem(columns: list[str]) -> str:
     cols = ", ".join(columns)
     if {"system", "topic"} <= set(columns) and not {"metric", "value"} <= set(columns):
-        return (f"header has columns {cols}: a wide score table (one column per metric) is not "
-                "read; give a long table with columns system, topic, metric, value "
-                "(one row per system, topic and metric)")
+        return (f"header has columns {cols}: a wide score table (one column per metric): load "
+                "it as format wide, or give a long table with columns system, topic, metric, "
+                "value (one row per system, topic and metric)")
     missing = [c for c in SCORE_COLUMNS if c not in columns]
     extra = [c for c in columns if c not in SCORE_COLUMNS]
     parts = []
@@ -250,7 +251,18 @@ def load_score_campaign(
     topic for some metrics only gets a note.
     """
     path = as_node(path)
-    table = read_score_table(path)
+    return campaign_from_score_table(read_score_table(path), path, name=name, testbeds=testbeds)
+
+
+def campaign_from_score_table(
+    table: pd.DataFrame,
+    path,
+    name: str | None = None,
+    testbeds: str | Mapping[str, str] | Callable[[str], str] | None = None,
+) -> Campaign:
+    """The campaign of a score table read from ``path`` (:func:`load_score_campaign`'s report,
+    test beds and notes; ``table.attrs`` may carry the reader's ``notes`` and
+    ``duplicate_rows``)."""
     notes: list[LoadNote] = list(table.attrs.get("notes", []))
     dups: dict[str, int] = table.attrs.get("duplicate_rows", {})
     table.attrs = {}

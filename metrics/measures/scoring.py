@@ -31,7 +31,6 @@ from metrics.measures.provider import (
 from metrics.measures.providers.composite_family import composite_of_labels
 from metrics.measures.registry import check_metrics, parse_metrics
 from metrics.measures.system_scorer import SystemScorer
-from metrics.measures.typelevel.type_entries import scorer_mappings
 from metrics.model.campaign import Campaign
 from metrics.model.contingency import build_contingency
 from metrics.model.score_table import SCORE_COLUMNS
@@ -136,6 +135,8 @@ def evaluate(
 
     def keep_mappings(scorer, system: str) -> None:
         if mappings_out is not None:
+            from metrics.measures.typelevel.type_entries import scorer_mappings  # noqa: PLC0415 - deferred: scipy.sparse, not for IR measures
+
             rows = scorer_mappings(scorer, system, campaign.topics)
             if rows is not None:
                 mappings_out.append(rows)

@@ -4,10 +4,11 @@
 Each constraint is a pair of outputs for one topic, ``better`` and ``worse``, where the
 constraint says which must score higher; a measure *agrees* when it scores ``better``
 strictly higher (lower for lower-is-better measures), a tie is a failure. The result has the
-shape of :func:`metrics.meta.constraints.check_constraints` (``metric, constraint, better, worse,
-agrees``) and :func:`verdict_table` turns it into the paper's Table 6. Outputs are document
-organisations (:class:`Organisation`: priority levels, and for rankings an unlimited tail of
-everything not listed); ``r`` documents are relevant (grade 1), ``n`` documents irrelevant.
+shape of :func:`metrics.meta.constraints_clustering.check_constraints` (``metric, constraint,
+better, worse, agrees``) and :func:`verdict_table` turns it into the paper's Table 6. Outputs
+are document organisations (:class:`Organisation`: priority levels, and for rankings an
+unlimited tail of everything not listed); ``r`` documents are relevant (grade 1), ``n``
+documents irrelevant.
 
 filtering_priority_relevant
     Moving a relevant document from the rejected to the accepted set is better.
@@ -58,6 +59,7 @@ from metrics.measures.organisation.filtering import (
     FILTERING_MEASURES,
     filtering_counts,
 )
+from metrics.measures.organisation.graded_ir import err, q_measure
 
 __all__ = [
     "Organisation",
@@ -73,6 +75,8 @@ __all__ = [
     "gold_organisation",
     "filtering_scorer",
     "ir_measures_scorer",
+    "err_scorer",
+    "q_measure_scorer",
     "threshold_scan",
     "check_organisation_constraints",
     "check_filtering_measures",
@@ -269,6 +273,22 @@ def ir_measures_scorer(measure: str) -> Scorer:
     return Scorer(measure, score, 1, ("ranking",))
 
 
+def err_scorer() -> Scorer:
+    """ERR of a ranking (:func:`metrics.measures.organisation.graded_ir.err`)."""
+    def score(grades: Mapping[str, int], output: Organisation) -> float:
+        return err(np.array([grades.get(d, 0) for d in output.documents]),
+                   max(grades.values(), default=0))
+    return Scorer("ERR", score, 1, ("ranking",))
+
+
+def q_measure_scorer() -> Scorer:
+    """Sakai's Q-measure, beta = 1 (:func:`metrics.measures.organisation.graded_ir.q_measure`)."""
+    def score(grades: Mapping[str, int], output: Organisation) -> float:
+        return q_measure(np.array([grades.get(d, 0) for d in output.documents]),
+                         np.array(list(grades.values())))
+    return Scorer("Q-measure", score, 1, ("ranking",))
+
+
 # ---- the checker --------------------------------------------------------------------------
 
 def threshold_scan(scorer: Scorer, cases: Sequence[ConstraintCase],
@@ -341,10 +361,14 @@ def check_filtering_measures(measures: Sequence[str] | None = None) -> pd.DataFr
                                           FILTERING_CONSTRAINTS)
 
 
-def check_ir_measures(measures: Sequence[str] = DEFAULT_IR_MEASURES) -> pd.DataFrame:
-    """:func:`check_organisation_constraints` for IR measures computed by ``ir_measures``."""
-    return check_organisation_constraints([ir_measures_scorer(m) for m in measures],
-                                          RANKING_CONSTRAINTS)
+def check_ir_measures(measures: Sequence[str] = DEFAULT_IR_MEASURES,
+                      graded: bool = True) -> pd.DataFrame:
+    """:func:`check_organisation_constraints` for IR measures computed by ``ir_measures``, and
+    with ``graded`` ERR and the Q-measure (:mod:`metrics.measures.organisation.graded_ir`)."""
+    scorers = [ir_measures_scorer(m) for m in measures]
+    if graded:
+        scorers += [err_scorer(), q_measure_scorer()]
+    return check_organisation_constraints(scorers, RANKING_CONSTRAINTS)
 
 
 def verdict_table(results: pd.DataFrame) -> pd.DataFrame:

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import rankdata
 
+from metrics.meta.readings import STRICTNESS_READINGS
+
 __all__ = ["Strictness", "strictness", "scaled_ranks", "output_ranks", "STRICTNESS_READINGS"]
 
-#: The readings of the paper's definition (module docstring).
-STRICTNESS_READINGS: tuple[str, ...] = ("per-topic", "all-outputs")
 
 
 @dataclass(frozen=True)

@@ -22,18 +22,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from metrics.errors import CampaignAlignmentError, UnanimityError
+from metrics.model.missing import MISSING_POLICIES, MissingPolicy
 from metrics.model.validation import ValidationReport
 
 __all__ = ["Membership", "Campaign", "AlignedRun", "MISSING_POLICIES"]
-
-MissingPolicy = Literal["penalize", "singleton", "error"]
-MISSING_POLICIES: tuple[str, ...] = ("penalize", "singleton", "error")
 
 
 @dataclass(frozen=True, eq=False)

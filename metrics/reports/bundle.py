@@ -3,7 +3,7 @@ recomputing (docs/rankings.md, "Bundles").
 
 A bundle is a folder of tables plus ``manifest.json``::
 
-    {"format": "unanimity-comparison-bundle", "format_version": 3,
+    {"format": "unanimity-comparison-bundle", "format_version": 4,
      "package_version": "0.1.0", "created": "2026-11-23T10:00:00+00:00",
      "inputs": [{"path": ..., "kind": "file" | "folder", "sha256": ..., "bytes": ..., "files":
      ...}],
@@ -55,6 +55,7 @@ from metrics.reports.bundle_manifest import (
     READ_VERSIONS,
     check_manifest,
     check_version,
+    is_bundle,
     load_json,
 )
 from metrics.reports.bundle_members import MemberNode, read_member
@@ -151,14 +152,6 @@ class Bundle:
         :class:`metrics.reports.pair_report.PairReport`."""
 
         return pair_report(self, a, b)
-
-
-def is_bundle(path: str | Path) -> bool:
-    """True for a folder with a bundle manifest (of any version)."""
-    try:
-        return (Path(path) / MANIFEST).is_file()
-    except OSError:  # a name too long for the file system: not a bundle (the caller says why)
-        return False
 
 
 def write_bundle(
@@ -302,6 +295,7 @@ def write_comparison_bundle(
     extra_latex: Sequence[str] = (),
     extra_json: Mapping[str, object] | None = None,
     latex_top: int | None = LATEX_TOP,
+    ranking_columns: pd.DataFrame | None = None,
 ) -> list[Path]:
     """The bundle of a :class:`metrics.reports.comparison_report.CampaignComparison`: every file of
     its
@@ -317,7 +311,17 @@ def write_comparison_bundle(
     """
 
     ranking = ranking_from_comparison(result)
-    tables = {**result.csv_tables(), "ranking": ranking.to_csv_frame(),
+    ranking_csv = ranking.to_csv_frame()
+    if "rank_ci_low" in result.systems.columns:  # the bootstrap's rank confidence sets
+        ci = result.systems.set_index("system").loc[ranking_csv["system"]]
+        at = ranking_csv.columns.get_loc("rank_high") + 1
+        ranking_csv.insert(at, "rank_ci_low", ci["rank_ci_low"].to_numpy())
+        ranking_csv.insert(at + 1, "rank_ci_high", ci["rank_ci_high"].to_numpy())
+    if ranking_columns is not None:
+        more = ranking_columns.set_index("system").loc[ranking_csv["system"]]
+        for col in more.columns:
+            ranking_csv[col] = more[col].to_numpy()
+    tables = {**result.csv_tables(), "ranking": ranking_csv,
               "ranking_order": ranking.to_dataframe(), "ranking_hasse": ranking.hasse,
               **dict(extra_tables or {})}
     texts = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from metrics.reports.table_output import KINDS
 
 __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "READ_VERSIONS", "MANIFEST", "MAX_JSON_DEPTH",
            "MAX_MANIFEST_BYTES", "MAX_JSON_BYTES", "PARQUET_ROWS", "check_manifest",
-           "check_version", "json_depth", "load_json", "plain_name"]
+           "check_version", "is_bundle", "json_depth", "load_json", "plain_name"]
 
 BUNDLE_FORMAT = "unanimity-comparison-bundle"
 #: Version of the bundle layout; bump on any change of file names, columns or their meaning.
@@ -31,9 +32,13 @@ BUNDLE_FORMAT = "unanimity-comparison-bundle"
 #: 3: text cells neutralised against spreadsheet formulas (``docs/output-safety.md``), and a
 #: Parquet twin (``"parquet": {"file", "sha256"}``) of every table of :data:`PARQUET_ROWS` rows
 #: or more.
-BUNDLE_VERSION = 3
-#: Versions :func:`metrics.reports.bundle.open_bundle` reads (2: no neutralised cells, no Parquet).
-READ_VERSIONS = (2, 3)
+#: 4: ``compare --bootstrap``'s interval columns (``pairs.csv``: ``uir_low, uir_high,
+#: uir_param_low, uir_param_high, delta_f_low, delta_f_high``; ``ranking.csv``: ``rank_ci_low,
+#: rank_ci_high``) and the aggregation tables (docs/uncertainty.md).
+BUNDLE_VERSION = 4
+#: Versions :func:`metrics.reports.bundle.open_bundle` reads (2: no neutralised cells, no Parquet;
+#: 2 and 3: no intervals, no aggregation tables).
+READ_VERSIONS = (2, 3, 4)
 MANIFEST = "manifest.json"
 #: Tables of this many rows or more get a Parquet twin beside their CSV.
 PARQUET_ROWS = 100_000
@@ -49,6 +54,14 @@ _MAX_COLUMNS = 10_000
 _MAX_INPUTS = 10_000
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _MISSING = object()
+
+
+def is_bundle(path: str | Path) -> bool:
+    """True for a folder with a bundle manifest (of any version)."""
+    try:
+        return (Path(path) / MANIFEST).is_file()
+    except OSError:  # a name too long for the file system: not a bundle (the caller says why)
+        return False
 
 
 def json_depth(data: bytes) -> int:

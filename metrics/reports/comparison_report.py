@@ -161,7 +161,8 @@ class CampaignComparison:
         }
 
     def to_latex(self, max_pairs: int | None = 40, level: float = 0.05,
-                 top: int | None = LATEX_TOP, ranking: bool = True) -> str:
+                 top: int | None = LATEX_TOP, ranking: bool = True,
+                 files: tuple[str, str] = ("systems.csv", "ranking.csv")) -> str:
         """Booktabs tables: systems by rank (F, metric means, reference system), the pairs with
         UIR >= threshold (UIR, parametric UIR, Delta F and the per-metric mean differences marked
         ``*`` for p < ``level`` and ``**`` for p < ``level`` / 5, corrected p-values) and, with
@@ -171,7 +172,8 @@ class CampaignComparison:
 
         ``top`` keeps the systems table and the ranking table to a page: their first ``top`` rows
         and the note "N of M systems shown; full table in systems.csv" (``ranking.csv``); None
-        writes every row.
+        writes every row. ``files`` names the full systems and ranking tables in those notes
+        (the dashboard's downloads carry the campaign, the metric pair and alpha in their names).
         """
         p = self.parameters
         alpha = p["alpha"]
@@ -198,7 +200,8 @@ class CampaignComparison:
                   rf"\caption{{Systems ranked by $F_{{{alpha:g}}}$; reference system: the system "
                   r"with the "
                   rf"highest UIR over it, when that UIR ${sign} {thr:g}$."
-                  + (f" {shown_note(len(shown_sys), len(board), 'systems.csv')}" if cut else "")
+                  + (" " + latex_escape(shown_note(len(shown_sys), len(board), files[0]))
+                     if cut else "")
                   + "}", r"\end{table}", ""]
         metrics = list(self.uir_metrics)
         robust = self.robust_pairs()
@@ -235,7 +238,7 @@ class CampaignComparison:
                   r"$\forall\alpha$: $F_\alpha(a) > F_\alpha(b)$ for every $\alpha$.}",
                   r"\end{table}", ""]
         if ranking:
-            lines.append(ranking_from_comparison(self).to_latex(top=top))
+            lines.append(ranking_from_comparison(self).to_latex(top=top, csv_name=files[1]))
         return "\n".join(lines)
 
     def write(self, out_dir, latex: bool = False) -> list[Path]:

@@ -40,10 +40,14 @@ from metrics.comparison.rank_bounds import alpha_rank_range, dominance_rank_inte
 from metrics.errors import CampaignFormatError, UnanimityError
 from metrics.io.text import parser_error, strict_utf8
 
-__all__ = ["ReportedCheck", "check_reported", "read_reported", "alpha_of_beta", "STATUSES"]
+__all__ = ["ReportedCheck", "check_reported", "read_reported", "alpha_of_beta", "STATUSES",
+           "STATUS_WORDS"]
 
 #: Row statuses: F fits the stated alpha, only other alphas, or no alpha.
 STATUSES: tuple[str, ...] = ("consistent", "other_alpha", "impossible")
+#: The words a reader sees for each status (the dashboard's Check reported page).
+STATUS_WORDS: dict[str, str] = {"consistent": "consistent", "other_alpha": "fits another \u03b1",
+                                "impossible": "impossible"}
 _P_NAMES = ("precision", "p", "prec")
 _R_NAMES = ("recall", "r", "rec")
 _F_NAMES = ("f", "f1", "fscore", "f_score", "f-measure", "f_measure", "f_alpha", "f-score")

@@ -13,9 +13,6 @@ With overlap both are computed on the (item, class, cluster) expansion (n = Σ_i
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from metrics.measures.clustering.safe import safe_div
 from metrics.model.contingency import Contingency, contingency_from_labels
@@ -34,6 +31,8 @@ def accuracy_m1(table: Contingency) -> np.ndarray:
 
 def _best_matching(cls: np.ndarray, clu: np.ndarray, cnt: np.ndarray) -> float:
     """Maximum total count of a one-to-one matching of some cells (dense solve)."""
+    from scipy.optimize import linear_sum_assignment  # noqa: PLC0415 - deferred: start-up of IR runs
+
     ui, ri = np.unique(cls, return_inverse=True)
     uj, rj = np.unique(clu, return_inverse=True)
     if ui.size == 1 or uj.size == 1:
@@ -70,6 +69,9 @@ def accuracy_11(table: Contingency) -> np.ndarray:
     single cluster. Components with one class or one cluster are then solved by their largest
     cell, the others by ``linear_sum_assignment`` on their dense table. All of it is exact.
     """
+    from scipy.sparse import coo_matrix  # noqa: PLC0415 - deferred: start-up of IR runs
+    from scipy.sparse.csgraph import connected_components  # noqa: PLC0415 - as above
+
     cls, clu, cnt, top = (table.cell_class, table.cell_cluster, table.cell_count,
                           table.cell_topic)
     if not cnt.all():  # a table of label arrays may list its empty cells

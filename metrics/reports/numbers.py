@@ -1,0 +1,26 @@
+"""How a report, the CLI and the dashboard print a p-value: one format everywhere.
+
+Fixed-point with three decimals down to 0.001 (``0.034``, ``1.000``), scientific notation with
+two significant digits below it (``6.2e-08``), an en dash where there is no test (NaN).
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["format_p", "P_FIXED_BELOW"]
+
+#: Below this a p-value is printed in scientific notation (fixed-point would print 0.000).
+P_FIXED_BELOW = 0.001
+
+
+def format_p(p: float | None) -> str:
+    """``p`` as every table of Unanimity prints it.
+
+    Examples: ``format_p(0.0342) == "0.034"``, ``format_p(6.22e-08) == "6.2e-08"``,
+    ``format_p(float("nan")) == "\u2013"``.
+    """
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "\u2013"
+    p = float(p)
+    return f"{p:.1e}" if p < P_FIXED_BELOW else f"{p:.3f}"

@@ -1,0 +1,134 @@
+"""The dashboard on a 1024x768 projector (headless Chromium): no table scrolls sideways on any
+page, every page is in the top navigation, and a campaign too small for a significance test says
+so. On RepLab 2013 (bundled), a 150-system x 200-topic score table and a 2-system x 3-topic one;
+screenshots under ``$UNANIMITY_TEST_OUTPUT/screenshots`` (default ``test-output/screenshots``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: shared score tables
+from dashboard_server import OUT, dashboard_server, free_port, ready  # noqa: E402
+from score_examples import random_score_table  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+#: (url path, page heading) of every page a campaign of clusterings or scores has.
+PAGES = [("", "Leaderboard"), ("compare", "Compare two systems"), ("uir", "UIR analysis"),
+         ("testbeds", "Test beds"), ("papers", "Papers' tables"), ("metrics", "Metrics"),
+         ("check", "Check reported"), ("export", "Export"), ("data", "Data")]
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium at {CHROMIUM}"),
+]
+
+#: Every table of the main area (dataframes and HTML tables) wider than its box: the ones a
+#: reader would have to scroll sideways. Expanders are opened first (their tables count too).
+_OVERFLOW = """() => {
+  const out = [];
+  const main = document.querySelector('[data-testid="stMain"]');
+  main.querySelectorAll('[data-testid="stDataFrame"], [data-testid="stTable"], table')
+    .forEach((el) => {
+      if (el.closest('[data-testid="stDataFrame"]') && el.tagName === 'TABLE') return;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) return;
+      const sc = el.querySelector('.dvn-scroller') || el.parentElement;
+      if (sc.scrollWidth > sc.clientWidth + 1)
+        out.push(`${el.getAttribute('data-testid') || el.tagName}: ${sc.scrollWidth} px in `
+                 + `${sc.clientWidth} px (${(el.innerText || '').slice(0, 40)})`);
+    });
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("meeting")
+    out = {}
+    for name, (s, t) in {"s150": (150, 200), "two": (2, 3)}.items():
+        out[name] = folder / f"{name}.csv"
+        random_score_table(s, t).to_csv(out[name], index=False)
+    return out
+
+
+@pytest.fixture(scope="module", params=["replab", "s150"])
+def server(request, tables):
+    args = [] if request.param == "replab" else [str(tables[request.param])]
+    with dashboard_server(args, free_port(),
+                          OUT.parent / f"dashboard-meeting-{request.param}.log") as url:
+        yield {"url": url, "name": request.param}
+
+
+@pytest.fixture(scope="module")
+def small(tables):
+    with dashboard_server([str(tables["two"])], free_port(),
+                          OUT.parent / "dashboard-meeting-two.log") as url:
+        yield url
+
+
+@pytest.fixture
+def projector(browser):
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(120_000)
+    yield pg
+    ctx.close()
+
+
+def _open_expanders(pg) -> None:
+    pg.evaluate("() => document.querySelectorAll('[data-testid=\"stMain\"] "
+                "[data-testid=\"stExpander\"] details:not([open]) > summary')"
+                ".forEach((s) => s.click())")
+    pg.wait_for_timeout(1500)
+
+
+def test_no_table_scrolls_sideways_at_1024(projector, server):
+    pg = projector
+    wide = {}
+    for path, title in PAGES:
+        pg.goto(f"{server['url']}/{path}")
+        ready(pg, title)
+        _open_expanders(pg)
+        over = pg.evaluate(_OVERFLOW)
+        if over:
+            wide[path or "leaderboard"] = over
+        OUT.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(OUT / f"meeting_{server['name']}_{path or 'leaderboard'}.png"))
+    assert not wide, wide
+
+
+def test_every_page_in_the_navigation_at_1024(projector, server):
+    pg = projector
+    pg.goto(server["url"] + "/")
+    ready(pg, "Leaderboard")
+    shown = pg.evaluate("() => Array.from(document.querySelectorAll("
+                        "'[data-testid=\"stTopNavLink\"]')).filter(e => e.offsetParent)"
+                        ".map(e => e.innerText.trim())")
+    assert {"Data", "Export", "Check", "Papers"} <= set(shown), shown
+    assert pg.get_by_text("more", exact=False).filter(
+        has=pg.locator("[data-testid='stTopNavLink']")).count() == 0
+    pg.locator("[data-testid='stTopNavLink']").filter(has_text="Export").first.click()
+    ready(pg, "Export")
+
+
+def test_small_sample_is_flagged(projector, small):
+    pg = projector
+    pg.goto(small + "/compare")
+    ready(pg, "Compare two systems")
+    main = pg.locator("[data-testid='stMain']").inner_text()
+    assert "With 3 topics no paired wilcoxon test can reach p < 0.05" in main
+    assert "select a row to open the topic" not in main  # a score table has no drill-down
+    assert "None" not in main
+    pg.goto(small + "/")
+    ready(pg, "Leaderboard")
+    main = pg.locator("[data-testid='stMain']").inner_text()
+    assert "in 1 tie group;" in main and "1 tie groups" not in main
+    assert "no paired wilcoxon test can reach p < 0.05" in main
+    pg.goto(small + "/papers")
+    ready(pg, "Papers' tables")
+    assert "None" not in pg.locator("[data-testid='stMain']").inner_text()
