@@ -130,3 +130,21 @@ def test_meta_evaluate_a_filtering_campaign(tmp_path):
                  "reliability,sensitivity", "--out", str(tmp_path / "m")]) == 0
     text = (tmp_path / "m" / "meta_evaluation.csv").read_text()
     assert all(name in text for name in ("accuracy", "utility", "lam", "filtering_f", "rs_f"))
+
+
+def test_the_providers_measures_equal_the_table7_route(tmp_path):
+    """The same counts, made by the filtering provider and by meta-evaluate's Table 7 view."""
+    from metrics.meta.filtering_table import filtering_scores, filtering_view  # noqa: PLC0415 - the other route under comparison
+
+    rng = np.random.default_rng(11)
+    gold = {(f"t{t}", f"d{d}"): int(rng.integers(1, 3)) for t in range(3) for d in range(9)}
+    runs = {f"s{i}": {k: int(rng.integers(1, 3)) for k in gold} for i in range(4)}
+    camp = load(_write(tmp_path / "c", gold, runs))
+    ours = evaluate(camp, "accuracy,filtering_f,utility,lam,rs_f")
+    labels = {"accuracy": "accuracy", "filtering_f": "f_measure", "utility": "utility",
+              "lam": "lam", "rs_f": "rs_f"}
+    theirs = filtering_scores(filtering_view(camp), labels)
+    key = ["system", "topic", "metric"]
+    merged = ours.merge(theirs, on=key, suffixes=("", "_table7"))
+    assert len(merged) == len(ours) == len(theirs)
+    assert np.abs(merged["value"] - merged["value_table7"]).max() <= 1e-12
