@@ -143,9 +143,7 @@ def test_bad_options(small):
 
 def test_type_metrics_on_a_campaign_without_types():
 
-    # refused by the type-level provider before any work: the kind it needs is named
-    with pytest.raises(UnanimityError, match="type level metrics apply to the kinds token "
-                                             "tagging"):
+    with pytest.raises(UnanimityError, match="type level metrics apply to the kinds token tagging"):
         score_clusterings(["a", "b"], ["x", "x"], "type_macro_f")
 
 
