@@ -130,6 +130,9 @@ pages = [
     # the papers' tables (metrics/analyses/paper_tables.py) of the current selection
     st.Page(str(_VIEWS / "papers.py"), title="Papers", url_path="papers",
             icon=":material/menu_book:"),
+    # Robustness, Strictness, Figure 1 and the formal constraints (metrics/meta)
+    st.Page(str(_VIEWS / "meta_evaluation.py"), title="Meta", url_path="meta",
+            icon=":material/fact_check:"),
 ]
 if ok and state.selection().source is not None and _token_tagging():
     # token tagging campaigns (format conllu): token- vs type-level rankings, the mapping

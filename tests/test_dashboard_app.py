@@ -35,6 +35,7 @@ PAGES = {
     "compare": "views/compare.py",
     "uir": "views/uir_analysis.py",
     "testbeds": "views/testbeds.py",
+    "meta": "views/meta_evaluation.py",
     "metrics": "views/metric_defs.py",
     "export": "views/export.py",
     "data": "views/data_quality.py",
@@ -501,3 +502,20 @@ def test_report_tables_left_align_every_name_and_escape_it():
     assert '<td><span class="t">&lt;b&gt;x&amp;y&lt;/b&gt;</span></td>' in html
     assert "<b>" not in html
     assert "td:has(> .t){text-align:left}" in _CSS
+
+
+def test_meta_evaluation_page_on_replab():
+    """The Meta-evaluation page on the bundled clustering campaign: the metrics of its standard
+    pairs, each against the others (the page's table is the library's), and the clustering
+    constraints (R*S passes the overlapping size-vs-quantity case, BCubed F does not)."""
+    from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415 - the test's own route
+
+    at = open_page(new_app(), "meta")
+    assert_clean(at)
+    shown = " ".join(h.value for h in at.get("html"))
+    assert "size vs quantity overlap" in shown
+    src = at.session_state["_selection"].source
+    names = list(dict.fromkeys(m for pair in data.metric_pairs(src).values() for m in pair))
+    want = meta_evaluate(evaluate(data.campaign(src), names), [], names).to_dataframe()
+    for metric, rob in zip(want["metric"], want["robustness"], strict=True):
+        assert f"{rob:.3f}" in shown and metric[:20] in shown

@@ -11,7 +11,7 @@ import html
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, figures, pair_view, state, ui
+from dashboard import data, data_meta, figures, pair_view, state, ui
 from metrics.analyses import topic_differences
 from metrics.comparison.effect_size import pair_effects
 from metrics.comparison.small_sample import small_sample
@@ -80,8 +80,9 @@ with ui.guard("The per-topic chart"):
                 "unanimous winner: ▲ A ≥∀ B, ▼ B ≥∀ A, ✖ "
                 "mixed, ● tied. UIR = (▲ topics − ▼ topics) / topics.")
     else:
+        words = data_meta.pair_words(sel)
         fig = figures.pair_scatter_figure(topics, a, b, sel.precision, sel.recall,
-                                          selected_topic=current)
+                                          selected_topic=current, roles=(words.first, words.second))
         note = ("Each topic is two points (A circle, B diamond) joined by a line whose colour "
                 "and dash give the unanimous winner.")
     ev = ui.plot(fig, key=f"cmp_{kind}", sel=sel, filename=f"pair_topics_{kind}",

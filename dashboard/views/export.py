@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import data, downloads, figures, pair_view, report_html, state, ui
+from dashboard import data, data_meta, downloads, figures, pair_view, report_html, state, ui
 from dashboard.figures.ranking import hasse_figure
 from metrics.reports.comparison_report import CampaignComparison
 from metrics.reports.latex import LATEX_TOP
@@ -133,8 +133,9 @@ def _sections(comp: CampaignComparison) -> list[tuple]:
                                     sel.recall, sel.alpha, sel.average)),
         ("Topics by unanimous winner", "", figures.uir_counts_figure(
             res.n_a_better, res.n_tied, res.n_biased, res.n_b_better, sel.a, sel.b)),
-        ("Per-topic view", "", figures.pair_scatter_figure(topics, sel.a, sel.b, sel.precision,
-                                                           sel.recall)),
+        ("Per-topic view", "", figures.pair_scatter_figure(
+            topics, sel.a, sel.b, sel.precision, sel.recall,
+            roles=(data_meta.pair_words(sel).first, data_meta.pair_words(sel).second))),
         ("Significance tests of the pair", f"Paired {res.test} test per metric, "
          f"{res.correction}-corrected across all pairs; pair class: {res.pair_class}.",
          pair_tests),
