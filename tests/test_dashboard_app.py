@@ -24,7 +24,7 @@ import base64
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from dashboard import data
-from dashboard.report_html import _table_html
+from dashboard.report_html import _CSS, _table_html
 from metrics.measures.scoring import evaluate
 from metrics.reports.numbers import format_p
 from metrics.reports.pair_report import verdict_sentence
@@ -477,6 +477,31 @@ def test_report_tables_print_only_p_values_in_scientific_notation():
     assert "0.001" in html and "5.57e-04" not in html  # a small difference stays fixed-point
     assert "1.2e-07" in html and "3.4e-05" in html and "0.300" in html
     assert html.count("\u2013") == 2  # missing values as a dash
+
+
+def test_leaderboard_precision_recall_plane(app):
+    # one point per system at its mean recall (x) and precision (y): the leaderboard's columns
+    open_page(app, "leaderboard")
+    table = next(d.value for d in app.dataframe if "n_improved" in d.value.columns)
+    fig = figure(app, "lb_pr_plane")
+    pts = next(t for t in fig["data"] if t.get("name") == "systems")
+    assert len(arr(pts["x"])) == len(table)
+    want = table.set_index("system")
+    got = {c[0]: (x, y) for c, x, y in zip(pts["customdata"], arr(pts["x"]), arr(pts["y"]),
+                                           strict=True)}
+    for s, (x, y) in got.items():
+        assert x == pytest.approx(want.loc[s, "recall"]) and y == pytest.approx(
+            want.loc[s, "precision"])
+    assert "\u03b1 = 0.50" in fig["layout"]["title"]["text"]
+
+
+def test_report_tables_left_align_every_name_and_escape_it():
+    # a name in the third column (the tie groups' "system", the leaderboard's reference system)
+    df = pd.DataFrame({"rank": [1], "f": [0.5], "reference system": ["<b>x&y</b>"]})
+    html = _table_html(df)
+    assert '<td><span class="t">&lt;b&gt;x&amp;y&lt;/b&gt;</span></td>' in html
+    assert "<b>" not in html
+    assert "td:has(> .t){text-align:left}" in _CSS
 
 
 def test_meta_evaluation_page_on_replab():

@@ -103,7 +103,7 @@ with ui.guard("The significance tests"):
     tv = pair_view.tests_display(rep, effects)
     corr_col = f"p ({rep.correction})"
     # widths that fit the page at 1024 px
-    st.dataframe(tv, hide_index=True, width="stretch", key="cmp_tests",
+    st.dataframe(tv, hide_index=True, width="stretch", key="cmp_tests", placeholder="\u2013",
                  column_config={
                      "metric": st.column_config.TextColumn("Metric", width=140),
                      pair_view.DELTA_COLUMN: st.column_config.NumberColumn(
