@@ -87,7 +87,7 @@ def measure(url: str) -> dict[str, float]:
             steps.append(_wait_done(pg, t0))
         out["alpha"] = min(steps)
         t0 = time.perf_counter()
-        pg.get_by_role("link", name="Compare two systems").click()
+        pg.get_by_role("link", name="Compare", exact=True).click()
         out["page"] = _wait_done(pg, t0)
         picks = []
         for name in ("SVM_terms_jaccard_HAC_17%", "SVM_terms_jaccard_HAC_42%"):
@@ -100,7 +100,7 @@ def measure(url: str) -> dict[str, float]:
             picks.append(_wait_done(pg, t0))
         out["system_a"] = min(picks)
         t0 = time.perf_counter()
-        pg.get_by_role("link", name="UIR analysis").click()
+        pg.get_by_role("link", name="UIR", exact=True).click()
         out["page"] = max(out["page"], _wait_done(pg, t0))
         browser.close()
     return out

@@ -56,15 +56,39 @@ st.markdown(
         [data-testid="stSidebar"][data-collapsed="false"] {width: 250px !important;
             min-width: 250px !important;}
         .block-container {padding-left: 1.2rem !important; padding-right: 1.2rem !important;}
-        [data-testid="stTopNavLink"] [data-testid="stIconMaterial"] {display: none;}
-        [data-testid="stTopNavLink"] {padding-left: 0.45rem !important;
-            padding-right: 0.45rem !important;}
+        [data-testid="stTopNavLink"] > span:has([data-testid="stIconMaterial"]) {display: none;}
+        [data-testid="stTopNavLink"] {padding-left: 0.4rem !important;
+            padding-right: 0.4rem !important;}
+        [data-testid="stTopNavLink"] p {font-size: 0.92rem !important;}
     }
     </style>"""
     "<div class='unanimity-loading' role='status' aria-live='polite'><div "
     "class='unanimity-spinner'></div>Computing the view\u2026</div>",
     unsafe_allow_html=True,
 )
+
+# Slide mode (``?slide=1``, docs/dashboard-in-use.md): no sidebar, larger type, one chart per
+# screen; kept in the address of every page until ``?slide=0``
+if st.query_params.get("slide") in ("0", "1"):
+    st.session_state["_slide"] = st.query_params.get("slide") == "1"
+if st.session_state.get("_slide"):
+    st.query_params["slide"] = "1"
+    st.markdown(
+        """<style>
+        [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+        [data-testid="stExpandSidebarButton"] {display: none !important;}
+        .block-container {max-width: 100% !important; padding-left: 2.5rem !important;
+            padding-right: 2.5rem !important;}
+        [data-testid="stMain"] p, [data-testid="stMain"] li {font-size: 1.25rem !important;}
+        [data-testid="stMain"] [data-testid="stCaptionContainer"] p {font-size: 1.1rem !important;}
+        h1 {font-size: 2.6rem !important;}
+        [data-testid="stMain"] h2, [data-testid="stMain"] h3 {font-size: 2rem !important;}
+        .unanimity-verdict {font-size: 1.6rem !important;}
+        [data-testid="stPlotlyChart"] {min-height: 96vh; display: flex; flex-direction: column;
+            justify-content: center;}
+        </style>""",
+        unsafe_allow_html=True,
+    )
 
 # imported after the spinner is on the page: a cold server's first imports take seconds
 from dashboard import sidebar, state  # noqa: E402
@@ -106,6 +130,9 @@ pages = [
     # the papers' tables (metrics/analyses/paper_tables.py) of the current selection
     st.Page(str(_VIEWS / "papers.py"), title="Papers", url_path="papers",
             icon=":material/menu_book:"),
+    # Robustness, Strictness, Figure 1 and the formal constraints (metrics/meta)
+    st.Page(str(_VIEWS / "meta_evaluation.py"), title="Meta", url_path="meta",
+            icon=":material/fact_check:"),
 ]
 if ok and state.selection().source is not None and _token_tagging():
     # token tagging campaigns (format conllu): token- vs type-level rankings, the mapping

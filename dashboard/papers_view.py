@@ -51,10 +51,10 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
     st.markdown("**JAIR 2011 Table 5** \u2014 pairs where F\u03b1 increases, by whether it "
                 "increases for every \u03b1")
     st.dataframe(_jair(tables["jair_table5"]), hide_index=True, width="stretch",
-                 key=f"{key}_t5", column_config=fmt)
+                 placeholder="\u2013", key=f"{key}_t5", column_config=fmt)
     st.markdown("**JAIR 2011 Table 6** \u2014 the same pairs by significance class")
     st.dataframe(_jair(tables["jair_table6"]), hide_index=True, width="stretch",
-                 key=f"{key}_t6", column_config=fmt)
+                 placeholder="\u2013", key=f"{key}_t6", column_config=fmt)
     st.caption(f"Each unordered pair once, oriented so that F\u03b1 (\u03b1 = {alpha:.2f}) "
                "increases; UIR of that orientation. Classes from the "
                f"{parameters.get('test')} test with {parameters.get('correction')} correction "
@@ -78,7 +78,8 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
             *[c for c in weps.columns if c.startswith(("delta_", "p_"))], "reverses"]
     st.dataframe(shown[keep].assign(**{c: shown[c].map(format_p)
                                        for c in keep if c.startswith("p_")}),
-                 hide_index=True, width="stretch", height=min(36 * len(shown) + 40, 360),
+                 hide_index=True, width="stretch", placeholder="\u2013",
+                 height=min(36 * len(shown) + 40, 360),
                  key=f"{key}_weps",
                  column_config={"system_a": st.column_config.TextColumn("a", width=170),
                                 "system_b": st.column_config.TextColumn("b", width=170),
@@ -102,7 +103,8 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
     c2.metric("Pearson r, all pairs that improve every metric", _r(s_all.get("pearson_r")),
               delta=f"n = {s_all.get('n', 0 if all_pairs is None else len(all_pairs))}",
               delta_color="off", delta_arrow="off")
-    st.dataframe(top, hide_index=True, width="stretch", key=f"{key}_top",
+    st.dataframe(top, hide_index=True, width="stretch", placeholder="\u2013",
+                 key=f"{key}_top",
                  column_config={
                      "system_a": st.column_config.TextColumn("a", width=180),
                      "system_b": st.column_config.TextColumn("b", width=180),
@@ -119,7 +121,8 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
         st.subheader(f"Improved systems ({summary.get('improved_rule', '')})", anchor=False)
         st.dataframe(imp.assign(improved_systems=imp["improved_systems"].map(
             lambda v: ", ".join(v) if isinstance(v, list) else "")),
-            hide_index=True, width="stretch", height=min(36 * len(imp) + 40, 360),
+            hide_index=True, width="stretch", placeholder="\u2013",
+            height=min(36 * len(imp) + 40, 360),
             key=f"{key}_imp",
             column_config={"system": st.column_config.TextColumn("System", width=200),
                            "improved_systems": st.column_config.TextColumn("Improved systems",
@@ -134,7 +137,8 @@ def render_baselines(df: pd.DataFrame, key: str, heading: bool = False) -> None:
     """Moreno & Dias (2015) Table 2: random baselines per k and their mean over k."""
     if heading:
         st.subheader("Random baselines over k (Moreno & Dias 2015, Table 2)", anchor=False)
-    st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 40, 420),
+    st.dataframe(df, hide_index=True, width="stretch", placeholder="\u2013",
+                 height=min(36 * len(df) + 40, 420),
                  key=f"{key}_rb",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")
                                 for c in ("f_mean", "f_sd", "precision", "recall")})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, uploads
+from dashboard import data, data_meta, uploads
 from dashboard.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
 from metrics.analyses.baselines import BASELINES
@@ -65,15 +65,16 @@ def metric_pair_ui(sb, src: Source, info: dict) -> tuple[str, str, str]:
     st.session_state["_pairs_of"] = src.key
     _valid("metrics", labels, labels[0])
     label = sb.selectbox("Metric pair", labels, key="metrics", bind="query-params",
-                         help="A precision-like and a recall-like metric. F\u03b1 weighs them by "
+                         help="Two metrics (for the standard pairs a precision-like and a "
+                              "recall-like one). F\u03b1 weighs them by "
                               "\u03b1; UIR needs no weight.")
     if label == CUSTOM_PAIR:
         names = data.metric_names(src)
         c1, c2 = sb.columns(2)
         _valid("p", names, names[0])
         _valid("r", names, names[min(1, len(names) - 1)])
-        precision = c1.selectbox("Precision-like", names, index=0, key="p", bind="query-params")
-        recall = c2.selectbox("Recall-like", names, index=min(1, len(names) - 1), key="r",
+        precision = c1.selectbox("First metric", names, index=0, key="p", bind="query-params")
+        recall = c2.selectbox("Second metric", names, index=min(1, len(names) - 1), key="r",
                               bind="query-params")
         if precision == recall:
             sb.warning("Pick two different metrics.")
@@ -116,9 +117,10 @@ def _pair_alpha(label: str) -> None:
         st.session_state["alpha"] = default
 
 
-def weights_ui(sb) -> tuple[float, float]:
-    """Alpha of F_alpha and the UIR threshold."""
-    alpha = sb.slider("\u03b1, weight of the precision-like metric", 0.0, 1.0,
+def weights_ui(sb, caption: str) -> tuple[float, float]:
+    """Alpha of F_alpha (``caption``: the pair's words, ``metrics.analyses.metric_pair``) and the
+    UIR threshold."""
+    alpha = sb.slider(caption, 0.0, 1.0,
                       None if "alpha" in st.session_state else DEFAULT_ALPHA,
                       0.01, key="alpha", bind="query-params",
                       help="F\u03b1 = 1 / (\u03b1/P + (1\u2212\u03b1)/R); "
@@ -267,6 +269,23 @@ def export_ui(sb) -> str:
                         persist_state="session")
 
 
+def _pair_words(precision: str, recall: str):
+    from metrics.analyses.metric_pair import pair_words  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
+
+    return pair_words(precision, recall)
+
+
+def _one_signal_note(box, sel: Selection) -> None:
+    """Under the metric pair: the verdict of ``metrics.analyses.metric_pair.pair_agreement``
+    when the two metrics rank the systems identically on most topics."""
+    try:
+        verdict = data_meta.pair_agreement(data.table(sel))
+    except Exception:  # noqa: BLE001 - the pages say what is wrong with the table
+        return
+    if verdict.one_signal:
+        box.warning(verdict.message, icon=":material/link:")
+
+
 def sidebar_ui() -> Selection:
     """Draw the global controls in the sidebar and publish the selection.
 
@@ -279,8 +298,9 @@ def sidebar_ui() -> Selection:
     src, info = campaign_ui(sb)
     pair_box = sb.container()
     label, precision, recall = metric_pair_ui(sb, src, info)
+    pair_note = sb.container()  # the pair's one-signal verdict, under the pair
     more = more_metrics_ui(sb, src, precision, recall)
-    alpha, threshold = weights_ui(sb)
+    alpha, threshold = weights_ui(sb, _pair_words(precision, recall).alpha_caption)
     beds, all_beds = testbeds_ui(sb, info)
     average = averaging_ui(sb)
     baselines = baselines_ui(sb, info)
@@ -290,6 +310,7 @@ def sidebar_ui() -> Selection:
     sel0 = Selection(src, label, precision, recall, alpha, threshold, average, beds, all_beds,
                      baselines, "", "", extra_metrics=more)
     systems, default_a, default_b = data.default_pair(sel0)
+    _one_signal_note(pair_note, sel0)
     a, b = pair_ui(pair_box, systems, default_a, default_b, src.key)
     n_boot, boot_seed = uncertainty_ui(sb)
     fmt = export_ui(sb)

@@ -1,4 +1,5 @@
-"""Shared fixtures: the bundled RepLab 2013 campaign and, when present, the raw shared copy."""
+"""Shared fixtures: the bundled RepLab 2013 campaign and, when present, the raw shared copy; a
+Dask client of two in-process workers for the Dask engine's tests."""
 
 from __future__ import annotations
 
@@ -44,3 +45,14 @@ def shared_replab() -> Path:
 def raw_campaign(shared_replab):
 
     return load(shared_replab)
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A ``distributed.Client`` of a LocalCluster of 2 in-process single-threaded workers, one
+    per test module (skipped without the dask extra)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as cl:
+        yield cl

@@ -24,7 +24,7 @@ import base64
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from dashboard import data
-from dashboard.report_html import _table_html
+from dashboard.report_html import _CSS, _table_html
 from metrics.measures.scoring import evaluate
 from metrics.reports.numbers import format_p
 from metrics.reports.pair_report import verdict_sentence
@@ -35,6 +35,7 @@ PAGES = {
     "compare": "views/compare.py",
     "uir": "views/uir_analysis.py",
     "testbeds": "views/testbeds.py",
+    "meta": "views/meta_evaluation.py",
     "metrics": "views/metric_defs.py",
     "export": "views/export.py",
     "data": "views/data_quality.py",
@@ -476,3 +477,45 @@ def test_report_tables_print_only_p_values_in_scientific_notation():
     assert "0.001" in html and "5.57e-04" not in html  # a small difference stays fixed-point
     assert "1.2e-07" in html and "3.4e-05" in html and "0.300" in html
     assert html.count("\u2013") == 2  # missing values as a dash
+
+
+def test_leaderboard_precision_recall_plane(app):
+    # one point per system at its mean recall (x) and precision (y): the leaderboard's columns
+    open_page(app, "leaderboard")
+    table = next(d.value for d in app.dataframe if "n_improved" in d.value.columns)
+    fig = figure(app, "lb_pr_plane")
+    pts = next(t for t in fig["data"] if t.get("name") == "systems")
+    assert len(arr(pts["x"])) == len(table)
+    want = table.set_index("system")
+    got = {c[0]: (x, y) for c, x, y in zip(pts["customdata"], arr(pts["x"]), arr(pts["y"]),
+                                           strict=True)}
+    for s, (x, y) in got.items():
+        assert x == pytest.approx(want.loc[s, "recall"]) and y == pytest.approx(
+            want.loc[s, "precision"])
+    assert "\u03b1 = 0.50" in fig["layout"]["title"]["text"]
+
+
+def test_report_tables_left_align_every_name_and_escape_it():
+    # a name in the third column (the tie groups' "system", the leaderboard's reference system)
+    df = pd.DataFrame({"rank": [1], "f": [0.5], "reference system": ["<b>x&y</b>"]})
+    html = _table_html(df)
+    assert '<td><span class="t">&lt;b&gt;x&amp;y&lt;/b&gt;</span></td>' in html
+    assert "<b>" not in html
+    assert "td:has(> .t){text-align:left}" in _CSS
+
+
+def test_meta_evaluation_page_on_replab():
+    """The Meta-evaluation page on the bundled clustering campaign: the metrics of its standard
+    pairs, each against the others (the page's table is the library's), and the clustering
+    constraints (R*S passes the overlapping size-vs-quantity case, BCubed F does not)."""
+    from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415 - the test's own route
+
+    at = open_page(new_app(), "meta")
+    assert_clean(at)
+    shown = " ".join(h.value for h in at.get("html"))
+    assert "size vs quantity overlap" in shown
+    src = at.session_state["_selection"].source
+    names = list(dict.fromkeys(m for pair in data.metric_pairs(src).values() for m in pair))
+    want = meta_evaluate(evaluate(data.campaign(src), names), [], names).to_dataframe()
+    for metric, rob in zip(want["metric"], want["robustness"], strict=True):
+        assert f"{rob:.3f}" in shown and metric[:20] in shown

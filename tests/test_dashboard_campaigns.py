@@ -220,3 +220,22 @@ def test_ranking_campaign_uploaded_as_a_zip():
         for page in PAGES:
             at.switch_page(page).run()
             assert_clean(at)
+
+
+def test_type_level_mapping_opens_on_system_a_with_its_macroi_scores(ud_app):
+    ud_app.switch_page(TYPE_PAGE).run()
+    assert_clean(ud_app)
+    sel = ud_app.session_state["_selection"]
+    assert ud_app.selectbox(key="tl_sys").value == sel.a
+    topic = ud_app.selectbox(key="tl_topic").value
+    want = evaluate(load(UD), ["type_macro_precision", "type_macro_recall", "type_macro_f"],
+                    missing="penalize")
+    want = want[(want["system"] == sel.a) & (want["topic"].astype(str) == topic)]
+    cards = {m.label: m.value for m in ud_app.metric}
+    for label, name in (("MacroI P (1-1)", "type_macro_precision"),
+                        ("MacroI R (1-1)", "type_macro_recall"),
+                        ("MacroI F (1-1)", "type_macro_f")):
+        assert cards[label] == f"{want.loc[want['metric'] == name, 'value'].iloc[0]:.3f}"
+    # the cluster -> tag mapping as a table, one row per cluster
+    table = next(d.value for d in ud_app.dataframe if "shared_types" in d.value.columns)
+    assert table["cluster"].is_unique and len(table) > 0

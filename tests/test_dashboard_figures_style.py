@@ -348,6 +348,18 @@ def test_hasse_group_of_150_is_one_labelled_node():
     assert "tie group 1: 150 systems" in fig.data[1].hovertext[0]
 
 
+def test_hasse_of_many_systems_draws_groups():
+    # 100 systems (> MANY_SYSTEMS) in groups of 20, 2 and 78: the groups of more than three
+    # systems are one node each, the group of two stays two systems
+    group = [1] * 20 + [2] * 2 + [3] * 78
+    names = [f"s{k}" for k in range(100)]
+    table = pd.DataFrame({"system": names, "rank_low": 1, "rank_high": 3, "group": group,
+                          "block": range(100)})
+    fig = R.hasse_figure(table, pd.DataFrame({"upper": [], "lower": []}))
+    text = [t.replace("<br>", "") for t in fig.data[1].text]
+    assert text == ["20 systems", "s20", "s21", "78 systems"]
+
+
 def test_hasse_collapsed_group_keeps_one_edge_per_pair_of_nodes():
     # group 1: 2 systems, each above every one of the 40 of group 2; those all above the one
     # system of group 3: nodes 2 + 1 + 1, edges 2 (group 1 -> the group node) + 1
@@ -370,3 +382,16 @@ def test_label_lines_keep_the_distinguishing_end():
     long = "x" * 80 + "_HAC_10%"
     lines = R.label_lines(long)
     assert len(lines) <= R.MAX_LINES and "".join(lines).endswith("10%")
+
+
+def test_titles_keep_a_left_margin_in_the_exported_image():
+    # the toolbar's PNG starts at the figure's left edge: the title is padded away from it
+    fig = F.layout(go.Figure(), "A title")
+    assert fig.layout.title.xanchor == "left" and fig.layout.title.pad.l >= 10
+
+
+def test_weakest_metric_axis_stays_in_the_uir_range():
+    # one pair at UIR = 1 (2 systems, 3 topics): autorange ran to 2, UIR never passes 1
+    one = pd.DataFrame({"system_a": ["x"], "system_b": ["y"], "uir": [1.0], "weakest": [0.1]})
+    lo, hi = F.weakest_metric_figure(one, ["p", "r"]).layout.xaxis.range
+    assert -1.05 <= lo <= 0 and hi == 1.05

@@ -6,6 +6,7 @@ random baselines are scored on request."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -108,3 +109,15 @@ def test_export_page_latex_top_and_html_report_with_tie_groups(monkeypatch):
     assert "<th>Ranks</th>" in html and "<th>Systems above</th>" in html
     assert "<h2>Order of robust improvements</h2>" in html
     assert "parametric UIR = " in html and "<th>parametric UIR</th>" in html
+
+
+def test_papers_tables_human_headers_and_no_none(monkeypatch):
+    at = _app(monkeypatch)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    for d in at.dataframe:
+        # a missing value (an empty class of Table 6) reads as a dash, not "None"
+        assert d.proto.placeholder == "\u2013"
+        labels = [json.loads(d.proto.columns).get(c, {}).get("label") or c
+                  for c in d.value.columns]
+        assert not any("_" in str(lab) and str(lab).islower() for lab in labels
+                       if lab not in ("d_z",)), labels

@@ -42,11 +42,8 @@ REPORT_FIELDS = ("rows", "items", "topics", "missing_items", "extra_items", "ext
 
 
 @pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as cl:
-        yield cl
+def client(dask_client):
+    return dask_client  # tests/conftest.py
 
 
 def write_parts(frame: pd.DataFrame, folder: Path, n_parts: int, seed: int | None = 0) -> None:

@@ -54,3 +54,4 @@ def test_degenerate_samples():
     assert paired_effect([0.0, 0.0]).dz == 0.0
     with pytest.raises(ValueError, match="confidence"):
         paired_effect([1.0, 2.0], confidence=1.0)
+

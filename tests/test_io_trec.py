@@ -195,4 +195,4 @@ def test_clustering_metrics_are_refused_on_a_ranking_campaign():
     text = str(err.value)
     assert "'trec_small', a ranking campaign (TREC qrels and runs" in text and "\n" not in text
     assert "(kind: ranking)" in text and "apply to the kinds clustering" in text
-    assert "on ranking campaigns: reliability/sensitivity, ir_measures" in text
+    assert "on ranking campaigns: reliability/sensitivity, composite, ir_measures" in text

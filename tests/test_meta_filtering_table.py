@@ -22,29 +22,19 @@ from metrics.meta.filtering_table import (
     filtering_table,
     filtering_view,
 )
+from tests.trec_toy import RUNS as TOY_RUNS
+from tests.trec_toy import write_trec
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DL = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"
 
-RELEVANT = {"q1": ["d1", "d2"], "q2": ["d3", "d10"], "q3": ["d4", "d5", "d6"]}
-RUNS = {
-    "good": {"q1": "d1 d2 d7 d8", "q2": "d3 d10 d7 d8", "q3": "d4 d5 d7 d6"},
-    "mid": {"q1": "d7 d1 d8 d11", "q2": "d7 d3 d8 d11", "q3": "d7 d4 d8 d11"},
-    "bad": {"q1": "d7 d8 d11 d12", "q2": "d8 d7 d11 d12", "q3": "d7 d8"},
-}
+#: the toy runs, with "bad" ranking only two documents of q3
+RUNS = {**TOY_RUNS, "bad": {**TOY_RUNS["bad"], "q3": "d7 d8"}}
 
 
 @pytest.fixture()
 def folder(tmp_path):
-    lines = [f"{q} 0 {d} 2" for q, docs in RELEVANT.items() for d in docs]
-    lines += [f"{q} 0 d9 1" for q in RELEVANT]
-    (tmp_path / "qrels.txt").write_text("\n".join(lines) + "\n")
-    (tmp_path / "runs").mkdir()
-    for name, per in RUNS.items():
-        rows = [f"{q} Q0 {d} {i + 1} {10 - i} {name}" for q, docs in per.items()
-                for i, d in enumerate(docs.split())]
-        (tmp_path / "runs" / f"{name}.run").write_text("\n".join(rows) + "\n")
-    return tmp_path
+    return write_trec(tmp_path, runs=RUNS)
 
 
 def test_counts_by_hand(folder):

@@ -24,32 +24,14 @@ from metrics.meta.ranking_table import (
     ranking_table,
     run_depths,
 )
+from tests.trec_toy import write_trec
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DL = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"
 
-# topic -> relevant documents (grade 2); d9 (grade 1) counts as irrelevant for binary measures.
-# good puts both relevant documents first, mid one of them second, bad none: every measure
-# orders good > mid > bad on every topic.
-RELEVANT = {"q1": ["d1", "d2"], "q2": ["d3", "d10"], "q3": ["d4", "d5", "d6"]}
-RUNS = {
-    "good": {"q1": "d1 d2 d7 d8", "q2": "d3 d10 d7 d8", "q3": "d4 d5 d7 d6"},
-    "mid": {"q1": "d7 d1 d8 d11", "q2": "d7 d3 d8 d11", "q3": "d7 d4 d8 d11"},
-    "bad": {"q1": "d7 d8 d11 d12", "q2": "d8 d7 d11 d12", "q3": "d7 d8 d11 d12"},
-}
-
-
 @pytest.fixture()
 def folder(tmp_path):
-    lines = [f"{q} 0 {d} 2" for q, docs in RELEVANT.items() for d in docs]
-    lines += [f"{q} 0 d9 1" for q in RELEVANT]
-    (tmp_path / "qrels.txt").write_text("\n".join(lines) + "\n")
-    (tmp_path / "runs").mkdir()
-    for name, per in RUNS.items():
-        rows = [f"{q} Q0 {d} {i + 1} {10 - i} {name}" for q, docs in per.items()
-                for i, d in enumerate(docs.split())]
-        (tmp_path / "runs" / f"{name}.run").write_text("\n".join(rows) + "\n")
-    return tmp_path
+    return write_trec(tmp_path)
 
 
 def test_ir_scores_by_hand(folder):
@@ -104,7 +86,7 @@ def test_paper_order():
     (["--tops", "0"], "--tops takes whole numbers >= 1"),
     (["--tops", "x"], "--tops takes whole numbers"),
     (["--min-depth", "5"], "only 0 systems"),
-    (["--metrics", "AP"], "--table 8 chooses its own measures"),
+    (["--metrics", "AP"], "--table and --figure choose their own measures"),
 ])
 def test_bad_options(folder, extra, message, capsys):
     assert main(["meta-evaluate", str(folder), "--table", "8", *extra]) == 2

@@ -40,3 +40,8 @@ def test_the_verdict_on_three_topics():
     assert small_sample("wilcoxon", 6, 0.05).sentence() == ""
     assert small_sample("wilcoxon", 5, 0.05).p_min == 0.0625
     assert small_sample("t", 3, 0.05).can_be_significant
+
+
+def test_no_test_nothing_to_flag():
+    none = small_sample("none", 3, 0.05)
+    assert none.can_be_significant and none.sentence() == ""

@@ -137,8 +137,9 @@ def pair_scatter_figure(
     recall: str,
     selected_topic: str | None = None,
     title: str | None = None,
+    roles: tuple[str, str] = ("first metric", "second metric"),
 ) -> go.Figure:
-    """Per-topic precision-like vs recall-like metric of a pair, each topic's two points linked.
+    """Per-topic first vs second metric of a pair, each topic's two points linked.
 
     Parameters
     ----------
@@ -146,6 +147,9 @@ def pair_scatter_figure(
         One row per topic: ``topic, a_precision, a_recall, b_precision, b_recall, winner``
         (winner in ``a, b, tied, biased``), as :func:`dashboard.data.pair_topic_frame` shapes the
         output of ``metrics.analyses.per_topic``.
+    roles : (str, str)
+        The words of the two metrics on the axes (``metrics.analyses.metric_pair.pair_words``:
+        precision-like / recall-like only for such a pair).
     """
     fig = go.Figure()
     names = {"a": f"A \u2265\u2200 B ({short(a, 20)})", "b": f"B \u2265\u2200 A ({short(b, 20)})",
@@ -199,8 +203,8 @@ def pair_scatter_figure(
         pad = max(0.03, 0.06 * (hi - lo))
         return [max(-0.02, lo - pad), min(1.02, hi + pad)]
 
-    fig.update_xaxes(title_text=f"{recall} (recall-like)", range=_range(["a_recall", "b_recall"]))
-    fig.update_yaxes(title_text=f"{precision} (precision-like)",
+    fig.update_xaxes(title_text=f"{recall} ({roles[1]})", range=_range(["a_recall", "b_recall"]))
+    fig.update_yaxes(title_text=f"{precision} ({roles[0]})",
                      range=_range(["a_precision", "b_precision"]))
     return fig
 

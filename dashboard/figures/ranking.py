@@ -16,7 +16,8 @@ import plotly.graph_objects as go
 
 from dashboard.figures.style import CHAR_PX, FONT, MIN_FONT, OKABE_ITO, short
 
-__all__ = ["hasse_figure", "label_lines", "REF_PLOT_PX", "LINE_CHARS", "COLLAPSE_AT"]
+__all__ = ["hasse_figure", "label_lines", "REF_PLOT_PX", "LINE_CHARS", "COLLAPSE_AT",
+           "MANY_SYSTEMS"]
 
 COLOR_NODE = OKABE_ITO["blue"]
 COLOR_CYCLE = OKABE_ITO["purple"]
@@ -30,6 +31,10 @@ MAX_LINES = 3
 #: A tie group of more systems is drawn as one node ("N systems", the names in the table
 #: above the diagram and on hover): 40 dots in a row are a grey mesh at 1024 px.
 COLLAPSE_AT = 30
+#: Beyond this many systems every tie group of more than ``SMALL_GROUP`` systems is one node:
+#: 150 systems drawn one by one are a grey mesh of hundreds of edges.
+MANY_SYSTEMS = 60
+SMALL_GROUP = 3
 #: Height of one label line and the gap kept between two labels, in px.
 LINE_PX = 15
 LABEL_GAP_PX = 6
@@ -119,13 +124,15 @@ def _labels(table: pd.DataFrame, x: np.ndarray,
 
 
 def _nodes(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The diagram's nodes: one per system, one per tie group of more than ``COLLAPSE_AT``.
+    """The diagram's nodes: one per system, one per tie group of more than ``COLLAPSE_AT``
+    systems (of more than ``SMALL_GROUP`` beyond ``MANY_SYSTEMS`` systems).
 
     Returns the node of every row of ``table``, the first row of every node (nodes in the
     table's order) and the systems each node stands for."""
     group = table["group"].to_numpy()
     counts = pd.Series(group).map(pd.Series(group).value_counts()).to_numpy()
-    key = np.where(counts > COLLAPSE_AT, -group, np.arange(len(table)))
+    limit = SMALL_GROUP if len(table) > MANY_SYSTEMS else COLLAPSE_AT
+    key = np.where(counts > limit, -group, np.arange(len(table)))
     _, first, node = np.unique(key, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")
     rank = np.empty_like(order)
@@ -207,7 +214,8 @@ def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = N
     pitch = max(90, 2 * most * LINE_PX + 40)
     half = REF_PLOT_PX / 2
     fig.update_layout(
-        title=dict(text=title, x=0, xanchor="left", font=dict(size=16)) if title else None,
+        title=dict(text=title, x=0, xanchor="left", pad=dict(l=12), font=dict(size=16))
+        if title else None,
         font=FONT, height=max(320, pitch * n_groups + 100), showlegend=False,
         margin=dict(l=70, r=30, t=60 if title else 30, b=40),
         xaxis=dict(visible=False, zeroline=False, range=[-half - 20, half + 20]),

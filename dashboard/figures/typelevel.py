@@ -114,5 +114,7 @@ def mapping_figure(mapping: pd.DataFrame, title: str | None = None,
     fig.update_layout(barmode="stack", template="plotly_white", height=460, font=FONT,
                       title=title or "Clusters mapped to each gold tag",
                       yaxis_title=value.replace("_", " "))
-    fig.update_xaxes(categoryorder="array", categoryarray=order, title="gold tag")
+    # every gold tag labelled (plotly thins category labels that would collide: turned instead)
+    fig.update_xaxes(categoryorder="array", categoryarray=order, title="gold tag",
+                     tickmode="array", tickvals=order, ticktext=order, tickangle=-60)
     return fig

@@ -11,7 +11,7 @@ import html
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, data_uncertainty, figures, pair_view, state, ui
+from dashboard import data, data_meta, data_uncertainty, figures, pair_view, state, ui
 from metrics.analyses import topic_differences
 from metrics.comparison.effect_size import pair_effects
 from metrics.comparison.small_sample import small_sample
@@ -106,8 +106,9 @@ with ui.guard("The per-topic chart"):
                 "unanimous winner: ▲ A ≥∀ B, ▼ B ≥∀ A, ✖ "
                 "mixed, ● tied. UIR = (▲ topics − ▼ topics) / topics.")
     else:
+        words = data_meta.pair_words(sel)
         fig = figures.pair_scatter_figure(topics, a, b, sel.precision, sel.recall,
-                                          selected_topic=current)
+                                          selected_topic=current, roles=(words.first, words.second))
         note = ("Each topic is two points (A circle, B diamond) joined by a line whose colour "
                 "and dash give the unanimous winner.")
     ev = ui.plot(fig, key=f"cmp_{kind}", sel=sel, filename=f"pair_topics_{kind}",
@@ -128,7 +129,7 @@ with ui.guard("The significance tests"):
     tv = pair_view.tests_display(rep, effects)
     corr_col = f"p ({rep.correction})"
     # widths that fit the page at 1024 px
-    st.dataframe(tv, hide_index=True, width="stretch", key="cmp_tests",
+    st.dataframe(tv, hide_index=True, width="stretch", key="cmp_tests", placeholder="\u2013",
                  column_config={
                      "metric": st.column_config.TextColumn("Metric", width=140),
                      pair_view.DELTA_COLUMN: st.column_config.NumberColumn(

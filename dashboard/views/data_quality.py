@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, quality, sources, state, ui, uploads
+from dashboard import data, data_meta, quality, ranking_data, sources, state, ui, uploads
 
 ui.header(
     "Data",
@@ -66,7 +66,10 @@ summary = c.summary()
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Systems", f"{summary['systems']:,}")
 c2.metric("Topics", f"{summary['topics']:,}")
-c3.metric("Gold items", f"{summary['gold_items']:,}" if info["has_clusterings"] else "\u2013")
+if info["ranking"]:  # a qrels file: its judgments, not the union of judged and ranked documents
+    c3.metric("Judgments", f"{data_meta.ranking_coverage(sel.source).judgments:,}")
+else:
+    c3.metric("Gold items", f"{summary['gold_items']:,}" if info["has_clusterings"] else "\u2013")
 c4.metric("Test beds", f"{len(summary['testbeds']):,}" if summary["testbeds"] else "none",
           help=", ".join(f"{k}: {v:,} topics" for k, v in summary["testbeds"].items()) or None)
 # an upload is named as the user uploaded it, never by its storage folder on the server
@@ -78,14 +81,21 @@ if not info["has_clusterings"]:
                    "the topic drill-down and metrics other than those of the table are "
                    "unavailable.", plural=True)
 
+if info["ranking"]:
+    st.subheader("Judgments and runs", anchor=False)
+    with ui.guard("The coverage of the rankings"):
+        ranking_data.coverage_ui(sel.source)
+
 st.subheader("Validation report", anchor=False)
 with ui.guard("The validation report"):
     notes = [uploads.user_text(str(n)) for n in c.report.all_notes()]
     cov = c.report.coverage()
     rep = c.report.to_dataframe()
-    for level, text in quality.messages(cov, info["has_clusterings"]):
+    # a ranking campaign's coverage is told above; gold items and clusters mean nothing there
+    for level, text in ([] if info["ranking"] else
+                        quality.messages(cov, info["has_clusterings"])):
         getattr(st, level)(text, icon=quality.ICONS[level])
-    if not rep.empty:
+    if not rep.empty and not info["ranking"]:
         st.html(quality.report_html(rep, name_width=34))
         quiet = [c.replace("_", " ") for c in quality.quiet_columns(rep)]
         none = (f"No system has {', '.join(quiet[:-1]) + ' or ' if len(quiet) > 1 else ''}"

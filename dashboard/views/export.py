@@ -5,9 +5,20 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import data, data_uncertainty, downloads, figures, pair_view, report_html, state, ui
+from dashboard import (
+    data,
+    data_meta,
+    data_uncertainty,
+    downloads,
+    figures,
+    pair_view,
+    report_html,
+    state,
+    ui,
+)
 from dashboard.figures.ranking import hasse_figure
 from dashboard.figures.uncertainty import rank_intervals_figure
 from metrics.reports.comparison_report import CampaignComparison
@@ -99,7 +110,8 @@ st.caption("The leaderboard, the pair A vs B (curves, UIR counts, per-topic view
            "UIR analysis of the current selection, in one file.")
 
 
-def _report(comp: CampaignComparison) -> str:
+def _sections(comp: CampaignComparison) -> list[tuple]:
+    """The report's sections: (title, note, table or figure)."""
     highlight = {sel.a: "A", sel.b: "B"}
     curves = data.curves(t, sel.average)
     res = comp.pair(sel.a, sel.b)
@@ -134,8 +146,9 @@ def _report(comp: CampaignComparison) -> str:
                                     sel.recall, sel.alpha, sel.average)),
         ("Topics by unanimous winner", "", figures.uir_counts_figure(
             res.n_a_better, res.n_tied, res.n_biased, res.n_b_better, sel.a, sel.b)),
-        ("Per-topic view", "", figures.pair_scatter_figure(topics, sel.a, sel.b, sel.precision,
-                                                           sel.recall)),
+        ("Per-topic view", "", figures.pair_scatter_figure(
+            topics, sel.a, sel.b, sel.precision, sel.recall,
+            roles=(data_meta.pair_words(sel).first, data_meta.pair_words(sel).second))),
         ("Significance tests of the pair", f"Paired {res.test} test per metric, "
          f"{res.correction}-corrected across all pairs; pair class: {res.pair_class}.",
          pair_tests),
@@ -167,6 +180,12 @@ def _report(comp: CampaignComparison) -> str:
     sections.append(("\u0394F vs UIR", "", figures.delta_f_uir_figure(
         dfu.points, sel.threshold, sel.precision, sel.recall, sel.alpha,
         dfu.pearson_r)))
+    return sections
+
+
+def _report(comp: CampaignComparison) -> str:
+    res = comp.pair(sel.a, sel.b)
+    sections = _sections(comp)
     params = {
         "campaign": info["name"], "metric pair": f"{sel.precision} / {sel.recall}",
         "\u03b1": f"{sel.alpha:.2f}", "UIR threshold": f"{sel.threshold:.2f}",
@@ -194,3 +213,17 @@ with ui.guard("The HTML report"):
         st.caption(f"{len(html_text) / 1e6:.1f} MB, plotly.js included: opens offline.")
     elif built is not None:
         st.caption("The selection changed since the report was built: build it again.")
+
+
+st.subheader("All figures", anchor=False)
+with ui.guard("The figures"):
+    if comp is not None:
+        figs_of = comp
+        st.download_button(
+            "All figures (PNG + SVG, zip)",
+            lambda: downloads.figures_zip([(title, obj) for title, _, obj in _sections(figs_of)
+                                           if isinstance(obj, go.Figure)]),
+            file_name=f"{at_alpha}_figures.zip", mime="application/zip", key="dl_figures",
+            icon=":material/photo_library:")
+        st.caption("The figures of the HTML report (Leaderboard, the pair A vs B, UIR analysis), "
+                   "each as PNG at twice the size and as SVG, drawn on the click.")

@@ -6,7 +6,8 @@ import streamlit as st
 
 from dashboard import data, data_uncertainty, figures, state, ui
 from dashboard.figures import short
-from dashboard.figures.ranking import COLLAPSE_AT, hasse_figure
+from dashboard.figures.pr_plane import pr_plane_figure
+from dashboard.figures.ranking import COLLAPSE_AT, MANY_SYSTEMS, hasse_figure
 from dashboard.figures.uncertainty import RULE_LABELS, aggregation_figure, rank_intervals_figure
 from metrics.analyses.baselines import BASELINES
 from metrics.comparison.small_sample import small_sample
@@ -49,6 +50,16 @@ with ui.guard("The leaderboard"):
                  help="Systems that another system improves with UIR \u2265 threshold: "
                       "they could be replaced without losing on either metric.",
                  width=figures.CARD_WIDTH)
+
+    ui.plot(pr_plane_figure(board, sel.precision, sel.recall, sel.alpha, highlight),
+            key="lb_pr_plane", sel=sel, filename="precision_recall_plane")
+    st.caption("Each system at its mean precision and recall; dotted: the points of equal "
+               f"F\u03b1 at \u03b1 = {sel.alpha:.2f} (JAIR 2011 Figs 1 and 3). Where one system "
+               "has the higher precision and the other the higher recall, the order of their "
+               "F\u03b1 depends on \u03b1: what UIR tests. "
+               + ("The curves are the F\u03b1 of the means; the macro F\u03b1 of the ranking "
+                  "averages it per topic, so a point can sit off its curve."
+                  if sel.average == "macro" else ""))
 
     agg = data_uncertainty.aggregation(sel, t)
     pareto = set(agg.ranks.loc[agg.ranks["pareto_means"], "system"])
@@ -153,8 +164,9 @@ with ui.guard("The leaderboard"):
     st.caption("One row per tie group, best on top; a line joins a system to one it robustly "
                "improves with nothing between; diamonds: systems of a merged UIR cycle. In a group "
                "too wide for names a number stands for the system (# in the table above); "
-               f"a square stands for a whole group of more than {COLLAPSE_AT} systems (listed in "
-               "the table above). Hover for the names.")
+               f"a square stands for a whole group of more than {COLLAPSE_AT} systems (beyond "
+               f"{MANY_SYSTEMS} systems, of more than three), listed in the table above. Hover "
+               "for the names.")
 
     st.subheader("How ranks move with \u03b1", anchor=False)
     # the controls above, the chart across the whole width: its labels need it at 1024 px

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import figures, reference, state, ui
+from dashboard import data_meta, figures, reference, state, ui
 
 sel = state.selection()
 ui.header(
@@ -13,7 +13,9 @@ ui.header(
     "What each metric measures, which formal constraints it satisfies (Amig\u00f3 et al. 2009; "
     "Moreno & Dias 2015), and where it comes from.",
 )
-st.markdown(f"In use: **{sel.precision}** (precision-like) and **{sel.recall}** (recall-like), "
+_words = data_meta.pair_words(sel)
+st.markdown(f"In use: **{sel.precision}** ({_words.first}) and **{sel.recall}** "
+            f"({_words.second}), "
             f"combined by F\u03b1 = 1 / (\u03b1/P + (1\u2212\u03b1)/R) and compared by UIR.")
 
 st.subheader("Measure reference", anchor=False)

@@ -48,7 +48,7 @@ def _mapping(_campaign, key: str, system: str, mapping: str, measure: str,
 
 
 def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penalize",
-           key: str = "tl") -> None:
+           key: str = "tl", run: str | None = None) -> None:
     """Draw the type-level view of ``campaign`` (a token tagging campaign).
 
     Parameters
@@ -60,6 +60,8 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
         Missing-item policy for the scores and mappings.
     key : str
         Prefix of the widget keys.
+    run : str, optional
+        The run the mapping section opens on (the page passes system A).
     """
     st.header("Type level", anchor=False)
     st.caption("Token-level measures score the corpus tagging; type-level measures (Reichart, "
@@ -91,14 +93,29 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
                         width="stretch", key=f"{key}_rho")
 
     st.subheader("The mapping of one run", anchor=False)
-    c1, c2, c3, c4 = st.columns(4)
-    system = c1.selectbox("Run", list(campaign.systems), key=f"{key}_sys")
+    # two selects per row: whole names at 1024 px
+    c1, c2 = st.columns(2)
+    runs = list(campaign.systems)
+    system = c1.selectbox("Run", runs, index=runs.index(run) if run in runs else 0,
+                          key=f"{key}_sys")
     topic = c2.selectbox("Topic", [str(t) for t in campaign.topics], key=f"{key}_topic")
+    c3, c4 = st.columns(2)
     mapping = _MAPPINGS[c3.selectbox("Mapping", list(_MAPPINGS), key=f"{key}_map")]
     measure = _MEASURES[c4.selectbox("Maximising", list(_MEASURES), key=f"{key}_measure")]
     maps = _mapping(campaign, f"{campaign.source}|{campaign.name}", system, mapping, measure,
                     missing)
     one = maps[maps["topic"].astype(str) == topic]
+    suffix = "" if mapping == "one_to_one" else f"(mapping={mapping})"
+    mine = table[(table["system"] == system) & (table["topic"].astype(str) == topic)]
+    vals = dict(zip(mine["metric"], mine["value"], strict=True))
+    cards = st.columns(3)
+    for col, (label, name) in zip(cards, (("MacroI P", "type_macro_precision"),
+                                          ("MacroI R", "type_macro_recall"),
+                                          ("MacroI F", "type_macro_f")), strict=True):
+        v = vals.get(f"{name}{suffix}")
+        col.metric(f"{label} ({'1-1' if not suffix else 'M-1'})",
+                   "\u2013" if v is None or v != v else f"{v:.3f}",
+                   help=f"{name}{suffix} of {system} on {topic} (docs/type-level.md)")
     if len(one):
         method = one["method"].iloc[0]
         exact = ("a proven optimum" if bool(one["exact"].iloc[0]) else
@@ -108,6 +125,19 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     st.plotly_chart(figs.mapping_figure(one, title=f"{system} on {topic}: clusters mapped to "
                                                    "each gold tag"),
                     theme=None, width="stretch", key=f"{key}_mapfig")
+    st.dataframe(
+        one[["cluster", "tag", "cluster_types", "cluster_tokens", "shared_types"]]
+        .assign(tag=one["tag"].replace("", "(unmapped)"))
+        .sort_values(["tag", "cluster_types"], ascending=[True, False]),
+        hide_index=True, width="stretch", height=min(36 * len(one) + 40, 360),
+        key=f"{key}_maptable",
+        column_config={"cluster": st.column_config.TextColumn("Cluster", width=90),
+                       "tag": st.column_config.TextColumn("Gold tag", width=110),
+                       "cluster_types": st.column_config.NumberColumn("Word types", width=95),
+                       "cluster_tokens": st.column_config.NumberColumn("Tokens", width=85),
+                       "shared_types": st.column_config.NumberColumn(
+                           "Types with the tag", width=140,
+                           help="word types of the cluster whose gold tag is this one")})
     st.download_button("Mapping as CSV (every topic)", mapping_csv(maps),
                        file_name=f"mapping_{system}_{measure}_{mapping}.csv", mime="text/csv",
                        key=f"{key}_dl")

@@ -10,4 +10,4 @@ from dashboard.views import type_level
 
 sel = state.selection()
 with ui.guard("The type-level view"):
-    type_level.render(data.campaign(sel.source), missing="penalize")
+    type_level.render(data.campaign(sel.source), missing="penalize", run=sel.a)

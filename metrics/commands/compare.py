@@ -121,11 +121,12 @@ def load_scores(args: argparse.Namespace, metrics: list[str]) -> tuple[pd.DataFr
 def _scores_of(campaign, args: argparse.Namespace,
                metrics: list[str]) -> tuple[pd.DataFrame, dict | None]:
     """:func:`load_scores` of an already loaded campaign."""
-    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.measures.scoring import add_table_composites, evaluate  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
     from metrics.model.score_table import validate_score_table  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
-    if campaign.scores is not None:
-        table = validate_score_table(campaign.scores, source=str(args.path))
+    if campaign.scores is not None:  # composites of its own columns added (F(a,b), rs_f)
+        table = add_table_composites(validate_score_table(campaign.scores, source=str(args.path)),
+                                     metrics)
     else:
         table = validate_score_table(_as_requested(evaluate(campaign, metrics,
                                                             missing=args.missing), metrics))
@@ -247,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{n_sys} systems, {len(result.pairs)} ordered pairs, {robust} with UIR {sign} "
           f"{args.threshold:g}"
           + (f", test beds {', '.join(result.parameters['testbeds'])}" if beds else ""))
-    if result.parameters["test"] != "none":  # --tests none: no test, nothing to be too small for
+    if result.parameters["test"] != "none":  # --tests none: no test, nothing to flag
         few = small_sample(str(result.parameters["test"]), int(table["topic"].nunique()),
                            float(result.parameters["level"]))
         if not few.can_be_significant:  # said before anyone reads an empty list of tie groups

@@ -47,7 +47,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     # --- the Dask engine (docs/dask.md) ---
     p.add_argument("--engine", choices=("numpy", "dask"), default="numpy",
                    help="numpy (default, in memory) or dask (Parquet long tables larger than "
-                        "memory, on a local or remote Dask cluster)")
+                        "memory, or the IR measures of a TREC folder by groups of topics, on a "
+                        "local or remote Dask cluster; docs/dask.md)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="with --engine dask: a running Dask scheduler (tcp://host:8786); "
                         "default: a local cluster sized to the machine")

@@ -30,6 +30,7 @@ from metrics.comparison.curves import (
     check_average,
     curves_from_arrays,
 )
+from metrics.comparison.van_rijsbergen import f_alpha
 from metrics.model.score_table import ScoreCube, score_cube
 
 __all__ = [
@@ -41,40 +42,6 @@ __all__ = [
     "DEFAULT_ALPHAS",
     "AVERAGES",
 ]
-
-
-def f_alpha(p, r, alpha=0.5):
-    """Van Rijsbergen's F_alpha, vectorised.
-
-    Parameters
-    ----------
-    p, r : float or array_like
-        Precision-like and recall-like scores in [0, 1]; broadcast together.
-    alpha : float or array_like, default 0.5
-        Weight of ``p`` in [0, 1]; broadcasts with ``p`` and ``r``.
-
-    Returns
-    -------
-    float or ndarray
-        ``1 / (alpha / p + (1 - alpha) / r) = p r / (alpha r + (1 - alpha) p)``; 0 where ``p`` or
-        ``r``
-        is 0 (also at alpha = 1 or 0, the continuous extension in alpha); NaN where an input is NaN.
-        Range [0, 1] for inputs in [0, 1].
-    """
-    p_arr = np.asarray(p, dtype=np.float64)
-    r_arr = np.asarray(r, dtype=np.float64)
-    a_arr = np.asarray(alpha, dtype=np.float64)
-    if np.any((a_arr < 0) | (a_arr > 1)) or np.any(np.isnan(a_arr)):
-        raise ValueError(f"alpha must be in [0, 1], got {alpha!r}")
-    if np.any(p_arr < 0) or np.any(r_arr < 0):
-        raise ValueError("f_alpha: precision and recall must be non-negative")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = p_arr * r_arr / (a_arr * r_arr + (1.0 - a_arr) * p_arr)
-    out = np.where((p_arr == 0) | (r_arr == 0), 0.0, out)
-    out = np.where(np.isnan(p_arr) | np.isnan(r_arr), np.nan, out)
-    if out.ndim == 0:
-        return float(out)
-    return out
 
 
 def _pr_cube(table: pd.DataFrame, precision: str, recall: str, systems=None) -> ScoreCube:

@@ -16,7 +16,8 @@ import numpy as np
 
 from metrics.comparison.profiles import AVERAGES
 
-__all__ = ["AVERAGES", "DEFAULT_ALPHAS", "Curves", "curves_from_arrays", "check_average"]
+__all__ = ["AVERAGES", "DEFAULT_ALPHAS", "Curves", "curves_from_arrays", "check_average",
+           "iso_f_points"]
 
 DEFAULT_ALPHAS: np.ndarray = np.arange(101) / 100.0
 
@@ -86,3 +87,25 @@ def curves_from_arrays(P: np.ndarray, R: np.ndarray, average: str) -> Curves:
         V = np.where(pos, 1.0 / np.where(pos, P, 1.0) - 1.0 / np.where(pos, R, 1.0), 0.0)
         W = np.where(pos, 1.0 / np.maximum(n, 1)[:, None], 0.0)
     return Curves(U, V, W, defined)
+
+
+def iso_f_points(f: float, alpha: float, n: int = 200) -> tuple[np.ndarray, np.ndarray]:
+    """Points (P, R) of the unit square where F_alpha(P, R) = ``f`` (JAIR 2011 Figs 1 and 3).
+
+    F_alpha = 1 / (alpha / P + (1 - alpha) / R), so for 0 < alpha < 1
+
+        R = (1 - alpha) f P / (P - alpha f),   P in (alpha f, 1],
+
+    kept where R <= 1; for alpha = 1 the line P = f, for alpha = 0 the line R = f.
+    """
+    if not 0 <= alpha <= 1 or not 0 < f <= 1:
+        raise ValueError(f"alpha must be in [0, 1] and f in (0, 1], got {alpha!r}, {f!r}")
+    line = np.linspace(0.0, 1.0, n + 1)[1:]  # F is undefined where P or R is 0
+    if alpha == 1:
+        return np.full(n, float(f)), line
+    if alpha == 0:
+        return line, np.full(n, float(f))
+    p = np.linspace(alpha * f, 1.0, n + 1)[1:]
+    r = (1 - alpha) * f * p / (p - alpha * f)
+    keep = r <= 1.0 + 1e-12
+    return p[keep], np.minimum(r[keep], 1.0)

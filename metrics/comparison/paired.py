@@ -83,26 +83,31 @@ def _signed_ranks(d: np.ndarray):
     eq = y[:, 1:] == y[:, :-1]
     it = np.int32 if n < 2**30 else np.int64
     cols = np.arange(n, dtype=it)
-    first = np.ones((rows, n), dtype=bool)
-    first[:, 1:] = ~eq
-    lastm = np.ones((rows, n), dtype=bool)
-    lastm[:, :-1] = ~eq
-    # first index of the tie group
-    start = np.maximum.accumulate(np.where(first, cols, it(0)), axis=-1)
-    end = np.minimum.accumulate(np.where(lastm, cols, it(n - 1))[:, ::-1], axis=-1)[:, ::-1]
     n_zero = (y == 0).sum(axis=-1)
     count = n - n_zero
-    # 1-based average rank among all = (start + end) / 2 + 1; among the non-zero: minus n_zero.
-    # R+ in integer arithmetic (twice R+), R- from R+ + R- = count (count + 1) / 2.
+    # 1-based average rank among all = (start + end) / 2 + 1 (start, end: the first and last
+    # index of the value's tie group); among the non-zero: minus n_zero. R+ in integer
+    # arithmetic (twice R+), R- from R+ + R- = count (count + 1) / 2. A row without equal
+    # |d| has start = end = its index: the tie groups are made for the other rows only.
     pos = sd > 0
     n_pos = pos.sum(axis=-1)
-    twice = (np.where(pos, start + end, it(0)).sum(axis=-1, dtype=np.int64)
-             + 2 * n_pos * (1 - n_zero))
+    twice = 2 * (np.where(pos, cols, it(0)).sum(axis=-1, dtype=np.int64) + n_pos * (1 - n_zero))
+    tie_term = np.zeros(rows)
+    tied = np.flatnonzero(eq.any(axis=-1))
+    if tied.size:
+        eq_t, y_t = eq[tied], y[tied]
+        first = np.ones((tied.size, n), dtype=bool)
+        first[:, 1:] = ~eq_t
+        lastm = np.ones((tied.size, n), dtype=bool)
+        lastm[:, :-1] = ~eq_t
+        start = np.maximum.accumulate(np.where(first, cols, it(0)), axis=-1)
+        end = np.minimum.accumulate(np.where(lastm, cols, it(n - 1))[:, ::-1], axis=-1)[:, ::-1]
+        twice[tied] = (np.where(pos[tied], start + end, it(0)).sum(axis=-1, dtype=np.int64)
+                       + 2 * n_pos[tied] * (1 - n_zero[tied]))
+        cnt = (end - start + 1).astype(np.int64)
+        tie_term[tied] = np.where(first & (y_t > 0), cnt * cnt * cnt - cnt, 0).sum(axis=-1)
     r_plus = twice / 2.0
     r_minus = (count * (count + 1) - twice) / 2.0
-    grp = first & (y > 0)
-    cnt = (end - start + 1).astype(np.int64)
-    tie_term = np.where(grp, cnt * cnt * cnt - cnt, 0).sum(axis=-1).astype(np.float64)
     ties = (eq & (y[:, 1:] > 0)).any(axis=-1)
     return r_plus, r_minus, n_zero, ties, tie_term
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.comparison.paired import DEFAULT_RESAMPLES, check_test
+from metrics.comparison.paired import DEFAULT_RESAMPLES, TESTS, check_test
 
 __all__ = ["smallest_p", "SmallSample", "small_sample"]
 
@@ -79,7 +79,11 @@ class SmallSample:
 
 def small_sample(test: str, n_topics: int, level: float,
                  n_resamples: int = DEFAULT_RESAMPLES) -> SmallSample:
-    """:class:`SmallSample` of ``test`` on ``n_topics`` topics at ``level``."""
+    """:class:`SmallSample` of ``test`` on ``n_topics`` topics at ``level``; with no test
+    (``"none"``) there is nothing to flag (``can_be_significant`` True, ``p_min`` NaN)."""
+    if test not in TESTS:
+        return SmallSample(test=test, n_topics=int(n_topics), level=float(level),
+                           p_min=float("nan"), can_be_significant=True)
     p_min = smallest_p(test, n_topics, n_resamples)
     return SmallSample(test=test, n_topics=int(n_topics), level=float(level), p_min=p_min,
                        can_be_significant=p_min < level)

@@ -23,7 +23,7 @@ duplicate rows and topics the qrels do not have are skipped and reported.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -39,9 +39,9 @@ from metrics.measures.organisation.ranked_lists import RankedCampaign, RankedLis
 from metrics.model.campaign import Campaign
 from metrics.model.validation import ClusteringReport, LoadNote
 
-__all__ = ["read_ranked_lists", "load_trec_folder", "load_trec_files", "looks_like_trec",
-           "looks_like_commented_trec",
-           "is_trec_folder", "trec_run_name"]
+__all__ = ["read_ranked_lists", "code_ranked_lists", "load_trec_folder", "load_trec_files",
+           "looks_like_trec", "looks_like_commented_trec",
+           "is_trec_folder", "trec_run_name", "trec_files"]
 
 
 def looks_like_trec(first_line: str) -> str | None:
@@ -195,11 +195,20 @@ def _run(cols: TrecColumns, system: str, doc: np.ndarray, topic: np.ndarray,
 def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> RankedCampaign:
     """A qrels file and run files (system name -> path or node) coded as ranked lists.
 
-    Every file goes through :func:`~metrics.io.trec_text.read_trec_columns`; the document ids
-    of all files are then coded over one dictionary sorted in byte order (trec_eval's
-    ``strcmp``), which orders each run.
+    Every file goes through :func:`~metrics.io.trec_text.read_trec_columns`, one run at a
+    time, then :func:`code_ranked_lists`.
     """
-    qrels = _columns(qrels_path, "qrels")
+    return code_ranked_lists(_columns(qrels_path, "qrels"),
+                             ((name, _columns(path, "run")) for name, path in run_paths.items()))
+
+
+def code_ranked_lists(qrels: TrecColumns, runs: Iterable[tuple[str, TrecColumns]]
+                      ) -> RankedCampaign:
+    """The rows of a qrels file and of runs (system name, rows; consumed one at a time) coded
+    as ranked lists: the topics of the qrels sorted, the document ids of all rows coded over one
+    dictionary sorted in byte order (trec_eval's ``strcmp``), which orders each run. Rows of a
+    run's topics the qrels lack are ignored with a note.
+    """
     _, topic_ids = _sorted_dictionary(pc.unique(qrels.qid))
     topics = _object(topic_ids)
 
@@ -210,8 +219,7 @@ def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> Ra
     # every file read once, its topics coded at once; its document ids kept as Arrow strings
     gold_cols, gold_topic = _without_qid(qrels), topic_code(qrels)
     read: dict[str, tuple[TrecColumns, np.ndarray, list[str]]] = {}
-    for name, path in run_paths.items():
-        cols = _columns(path, "run")
+    for name, cols in runs:
         topic = topic_code(cols)
         read[name] = (_without_qid(cols), topic, _extra_topics(cols, topic))
         del cols
@@ -224,14 +232,15 @@ def read_ranked_lists(qrels_path: object, run_paths: Mapping[str, object]) -> Ra
     rank, doc_sorted = _sorted_dictionary(encoded.chunk(0).dictionary)
     doc_ids = _object(doc_sorted)
     n_docs = max(doc_ids.size, 1)
-    gold = _gold(gold_cols, rank[encoded.chunk(0).indices.to_numpy()], gold_topic, doc_ids,
-                 topics)
-    runs: dict[str, RankedList] = {}
-    for k, name in enumerate(list(read), start=1):
+    # the encoding drops empty chunks (a run with no row of these topics): walk the others
+    chunks = (c for c in encoded.chunks if len(c))
+    gold = _gold(gold_cols, rank[next(chunks).indices.to_numpy()], gold_topic, doc_ids, topics)
+    coded: dict[str, RankedList] = {}
+    for name in list(read):
         cols, topic, extra = read.pop(name)  # its arrays go as its list is made
-        runs[name] = _run(cols, name, rank[encoded.chunk(k).indices.to_numpy()], topic, extra,
-                          n_docs)
-    return RankedCampaign(topics=topics, doc_ids=doc_ids, gold=gold, runs=runs)
+        doc = rank[next(chunks).indices.to_numpy()] if cols.n_rows else np.zeros(0, np.int32)
+        coded[name] = _run(cols, name, doc, topic, extra, n_docs)
+    return RankedCampaign(topics=topics, doc_ids=doc_ids, gold=gold, runs=coded)
 
 
 def _without_qid(cols: TrecColumns) -> TrecColumns:
@@ -256,23 +265,32 @@ def _build(qrels_path: object, run_paths: list, name: str, source: str,
     return ranking_campaign(ranked, name=name, source=source, notes=notes, testbeds=testbeds)
 
 
-def load_trec_folder(folder: object, name: str | None = None, testbed_rule=None) -> Campaign:
-    """A folder (path or node) with ``qrels.txt[.gz]`` and ``runs/*.run[.gz]``."""
+def trec_files(folder: object, notes: list[LoadNote] | None = None) -> tuple[object, list]:
+    """The qrels file and the run files (nodes, by name) of a TREC folder (path or node); what
+    else ``runs/`` holds is noted in ``notes``."""
     folder = as_node(folder)
     cands = [p for p in folder.iterdir() if p.name.startswith("qrels") and p.is_file()]
     if len(cands) != 1:
         raise CampaignFormatError(folder, "expected one qrels file (qrels.txt or qrels.txt.gz), "
                                   f"found {len(cands)}")
-    notes: list[LoadNote] = []
     run_paths = []
     runs = folder.child("runs")
-    assert runs is not None  # the layout detection found the runs/ folder
+    if runs is None or not runs.is_dir():
+        raise CampaignFormatError(folder, "no runs/ folder")
     for p in runs.iterdir():
         if p.is_file() and not p.name.startswith("."):
             run_paths.append(p)
-        elif not p.name.startswith("."):
+        elif not p.name.startswith(".") and notes is not None:
             notes.append(LoadNote(str(p), "not a run file: skipped"))
-    return _build(cands[0], run_paths, name or folder.name, str(folder), notes, testbed_rule)
+    return cands[0], run_paths
+
+
+def load_trec_folder(folder: object, name: str | None = None, testbed_rule=None) -> Campaign:
+    """A folder (path or node) with ``qrels.txt[.gz]`` and ``runs/*.run[.gz]``."""
+    folder = as_node(folder)
+    notes: list[LoadNote] = []
+    qrels, run_paths = trec_files(folder, notes)
+    return _build(qrels, run_paths, name or folder.name, str(folder), notes, testbed_rule)
 
 
 def load_trec_files(qrels: object, runs: list, name: str | None = None,

@@ -37,7 +37,7 @@ from metrics.model.campaign_kinds import CampaignKind, campaign_kind, describe_c
 
 __all__ = ["MetricInfo", "MetricSpec", "Provider", "KNOWN", "refusal", "kernel_blocks",
            "expand_specs", "combine_composites", "refuse_for_dask",
-           "UNIT", "format_value", "positive", "OWNER"]
+           "UNIT", "format_value", "positive", "OWNER", "split_metric_list"]
 
 #: the range of a metric that lies between 0 and 1
 UNIT = (0.0, 1.0)
@@ -175,6 +175,8 @@ class Provider:
     infos: tuple[MetricInfo, ...] = ()
     dask: bool = False
     dask_refusal: str = "its statistics do not add up over partitions"
+    #: True for a family of composites (computed from other metrics, :meth:`components`)
+    composite: bool = False
     #: the names the provider parses itself, for the catalogue (``evaluate --list-metrics``):
     #: (pattern, parameters, description) rows
     patterns: tuple[tuple[str, str, str], ...] = ()
@@ -302,3 +304,26 @@ def kernel_blocks(campaign, jobs: Sequence[tuple[MetricSpec, Callable[..., np.nd
 def positive(v: float) -> bool:
     """A parameter check: a positive finite number."""
     return v > 0 and math.isfinite(v)
+
+
+def split_metric_list(text: str) -> list[str]:
+    """Split ``"a,b(k=2,x=1),c"`` at the commas outside parentheses; empty parts dropped."""
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for ch in str(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise UnanimityError(f"unbalanced parentheses in metric list {text!r}")
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if depth != 0:
+        raise UnanimityError(f"unbalanced parentheses in metric list {text!r}")
+    parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip()]

@@ -21,10 +21,20 @@ import re
 from collections.abc import Sequence
 
 from metrics.errors import UnanimityError
-from metrics.measures.provider import KNOWN, OWNER, MetricInfo, MetricSpec, Provider, refusal
+from metrics.measures.provider import (
+    KNOWN,
+    OWNER,
+    MetricInfo,
+    MetricSpec,
+    Provider,
+    refusal,
+    split_metric_list,
+)
 from metrics.measures.providers.adapted_bcubed_family import AdaptedBCubedProvider
 from metrics.measures.providers.bcubed_family import BCubedProvider
 from metrics.measures.providers.clustering_family import ClusteringProvider, SetMatchingProvider
+from metrics.measures.providers.composite_family import CompositeProvider
+from metrics.measures.providers.filtering_family import FilteringProvider
 from metrics.measures.providers.ir_family import IRMeasuresProvider
 from metrics.measures.providers.rs_family import RS_PARTS, ReliabilitySensitivityProvider
 from metrics.measures.providers.typelevel_family import TypeLevelProvider
@@ -80,6 +90,8 @@ register(AdaptedBCubedProvider())
 register(ReliabilitySensitivityProvider())
 register(ClusteringProvider())
 register(TypeLevelProvider())
+register(FilteringProvider())
+register(CompositeProvider())
 register(IRMeasuresProvider())
 
 
@@ -119,8 +131,8 @@ def available_metrics(type_level: bool = False, organisation: bool = False) -> l
     (``docs/organisation.md``). The metrics that fit one campaign: :func:`metrics_for`."""
     out = []
     for p in PROVIDERS:
-        wanted = CampaignKind.CLUSTERING in p.kinds or (
-            type_level and CampaignKind.TOKEN_TAGGING in p.kinds)
+        wanted = not p.composite and (CampaignKind.CLUSTERING in p.kinds or (
+            type_level and CampaignKind.TOKEN_TAGGING in p.kinds))
         if wanted:
             out += [m for m in p.infos if (type_level or not m.type_level)
                     and (organisation or m.name not in RS_PARTS)]
@@ -131,8 +143,13 @@ def metrics_for(campaign) -> list[MetricInfo]:
     """Every statically named metric whose provider computes it on ``campaign`` (its kind, and
     the provider's own checks), in registry order: what a picker offers."""
     kind = campaign_kind(campaign)
-    return [m for p in PROVIDERS if kind in p.kinds for m in p.infos
-            if refusal(MetricSpec(m.name, dict(m.params)), campaign) is None]
+    out = []
+    for p in PROVIDERS:
+        for m in p.infos if kind in p.kinds else ():
+            spec = MetricSpec(m.name, dict(m.params))
+            if all(refusal(s, campaign) is None for s in (*p.components(spec), spec)):
+                out.append(m)
+    return out
 
 
 def check_metrics(campaign, specs: Sequence[MetricSpec]) -> None:
@@ -172,6 +189,7 @@ _NAME_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 def _unknown(name: str) -> UnanimityError:
     return UnanimityError(
         f"unknown metric {name!r}; known metrics: {', '.join(KNOWN)}"
+        + "".join(f"; {p.family}: {pattern}" for p in PROVIDERS for pattern, _, _ in p.patterns)
     )
 
 
@@ -287,29 +305,6 @@ def default_metric_pairs(campaign) -> dict[str, tuple[str, str]]:
                 "Priority R/S": ("reliability_priority", "sensitivity_priority"),
                 "Relatedness R/S": ("reliability_relatedness", "sensitivity_relatedness")}
     return dict(METRIC_PAIRS)
-
-
-def split_metric_list(text: str) -> list[str]:
-    """Split ``"a,b(k=2,x=1),c"`` at the commas outside parentheses; empty parts dropped."""
-    parts: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    for ch in str(text):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth < 0:
-                raise UnanimityError(f"unbalanced parentheses in metric list {text!r}")
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if depth != 0:
-        raise UnanimityError(f"unbalanced parentheses in metric list {text!r}")
-    parts.append("".join(cur))
-    return [p.strip() for p in parts if p.strip()]
 
 
 def parse_metrics(text: str | list | tuple) -> list[MetricSpec]:

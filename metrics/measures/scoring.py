@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from metrics.comparison.van_rijsbergen import f_alpha
 from metrics.errors import UnanimityError
 from metrics.io.build import RawClustering, build_campaign
 from metrics.measures.provider import (
@@ -27,13 +28,15 @@ from metrics.measures.provider import (
     expand_specs,
     kernel_blocks,
 )
+from metrics.measures.providers.composite_family import composite_of_labels
 from metrics.measures.registry import check_metrics, parse_metrics
 from metrics.measures.system_scorer import SystemScorer
 from metrics.model.campaign import Campaign
 from metrics.model.contingency import build_contingency
 from metrics.model.score_table import SCORE_COLUMNS
 
-__all__ = ["evaluate", "score_specs", "as_table", "contingency_table", "SystemScorer",
+__all__ = ["evaluate", "score_specs", "as_table", "add_table_composites", "contingency_table",
+           "SystemScorer",
            "score_clusterings", "SCORE_COLUMNS"]
 
 
@@ -140,6 +143,42 @@ def evaluate(
 
     values = score_specs(campaign, specs, names, missing, keep_mappings)
     return as_table(campaign, names, [str(s) for s in specs], values)
+
+
+def add_table_composites(table: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
+    """A score table with the composites among ``names`` that it lacks, computed from its own
+    columns (``F(m1,m2,alpha=…)`` of two of its labels, ``rs_f`` of ``reliability`` and
+    ``sensitivity``; :mod:`metrics.measures.providers.composite_family`), topic by topic where a
+    system has both parts.
+
+    Raises
+    ------
+    UnanimityError
+        When a part is not in the table, or has a value outside [0, 1].
+    """
+    have = set(pd.unique(table["metric"]))
+    extra = []
+    for name in names:
+        found = None if name in have else composite_of_labels(name)
+        if found is None:
+            continue
+        (first, second), alpha = found
+        absent = [m for m in (first, second) if m not in have]
+        if absent:
+            raise UnanimityError(f"metric {name!r}: {', '.join(absent)} not in the scores; "
+                                 f"available: {', '.join(sorted(map(str, have)))}")
+        wide = table[table["metric"].isin([first, second])].pivot_table(
+            index=["system", "topic"], columns="metric", values="value", aggfunc="first",
+            sort=False).dropna()
+        values = wide[[first, second]].to_numpy(dtype=np.float64)
+        if values.size and (values.min() < 0 or values.max() > 1):
+            raise UnanimityError(f"metric {name!r}: F combines two metrics in [0, 1]; the "
+                                 f"scores of {first} or {second} leave [0, 1]")
+        extra.append(pd.DataFrame({
+            "system": wide.index.get_level_values("system"),
+            "topic": wide.index.get_level_values("topic"), "metric": name,
+            "value": f_alpha(values[:, 0], values[:, 1], alpha)}, columns=list(SCORE_COLUMNS)))
+    return pd.concat([table, *extra], ignore_index=True) if extra else table
 
 
 def contingency_table(

@@ -199,11 +199,11 @@ def test_every_control_is_carried_by_the_link(browser, server):
             "[data-testid='stSidebar'] [data-testid='stCheckbox']").filter(
             has_text="Add baselines").first.click(), "baselines=true")
 
-        pg.get_by_role("link", name="UIR analysis").click()
+        pg.get_by_role("link", name="UIR", exact=True).click()
         _ready(pg, "UIR analysis")
         step("matrix_top", "UIR analysis", lambda: _number(pg, "Systems in the matrix", 12),
              "mtop=12")
-        pg.get_by_role("link", name="Compare two systems").click()
+        pg.get_by_role("link", name="Compare", exact=True).click()
         _ready(pg, "Compare two systems")
         step("topic", "Compare two systems",
              lambda: _select(pg, "Topic", "RL2013D02E060", "[data-testid='stMain']"),

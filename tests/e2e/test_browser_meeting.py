@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -17,6 +18,7 @@ from dashboard_server import OUT, dashboard_server, free_port, ready  # noqa: E4
 from score_examples import random_score_table  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
+UD = "UD English EWT, POS induction (bundled)"
 #: (url path, page heading) of every page a campaign of clusterings or scores has.
 PAGES = [("", "Leaderboard"), ("compare", "Compare two systems"), ("uir", "UIR analysis"),
          ("testbeds", "Test beds"), ("papers", "Papers' tables"), ("metrics", "Metrics"),
@@ -102,18 +104,26 @@ def test_no_table_scrolls_sideways_at_1024(projector, server):
     assert not wide, wide
 
 
+def _nav_shown(pg) -> list[str]:
+    return pg.evaluate("() => Array.from(document.querySelectorAll("
+                       "'[data-testid=\"stTopNavLink\"]')).filter(e => e.offsetParent"
+                       " && e.getBoundingClientRect().right <= window.innerWidth)"
+                       ".map(e => e.innerText.trim())")
+
+
 def test_every_page_in_the_navigation_at_1024(projector, server):
     pg = projector
     pg.goto(server["url"] + "/")
     ready(pg, "Leaderboard")
-    shown = pg.evaluate("() => Array.from(document.querySelectorAll("
-                        "'[data-testid=\"stTopNavLink\"]')).filter(e => e.offsetParent)"
-                        ".map(e => e.innerText.trim())")
+    shown = _nav_shown(pg)
     assert {"Data", "Export", "Check", "Papers"} <= set(shown), shown
-    assert pg.get_by_text("more", exact=False).filter(
-        has=pg.locator("[data-testid='stTopNavLink']")).count() == 0
     pg.locator("[data-testid='stTopNavLink']").filter(has_text="Export").first.click()
     ready(pg, "Export")
+    if server["name"] == "replab":  # a token tagging campaign has one page more: Type level
+        pg.goto(server["url"] + "/metrics?campaign=" + quote(UD))
+        ready(pg, "Metrics")
+        shown = _nav_shown(pg)
+        assert {"Type level", "Data", "Export", "Check"} <= set(shown), shown
 
 
 def test_small_sample_is_flagged(projector, small):
@@ -132,3 +142,43 @@ def test_small_sample_is_flagged(projector, small):
     pg.goto(small + "/papers")
     ready(pg, "Papers' tables")
     assert "None" not in pg.locator("[data-testid='stMain']").inner_text()
+
+
+def test_slide_mode_from_the_address(projector, small):
+    pg = projector
+    pg.goto(small + "/?slide=1")
+    ready(pg, "Leaderboard")
+    assert not pg.locator("[data-testid='stSidebar']").is_visible()
+    chart = pg.locator("[data-testid='stPlotlyChart']").first
+    chart.wait_for()
+    assert chart.bounding_box()["height"] >= 0.9 * 768  # one chart per screen
+    size = pg.evaluate("() => parseFloat(getComputedStyle(document.querySelector("
+                       "'[data-testid=\"stMain\"] h1')).fontSize)")
+    assert size >= 40
+    pg.locator("[data-testid='stTopNavLink']").filter(has_text="Compare").first.click()
+    ready(pg, "Compare two systems")
+    assert "slide=1" in pg.url
+    assert not pg.locator("[data-testid='stSidebar']").is_visible()
+    OUT.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(OUT / "meeting_slide_compare.png"))
+
+
+def test_all_figures_in_one_zip(projector, small, tmp_path):
+    import zipfile  # noqa: PLC0415 - this test only
+
+    pg = projector
+    pg.goto(small + "/export")
+    ready(pg, "Export")
+    with pg.expect_download(timeout=180_000) as dl:
+        pg.locator(".st-key-dl_figures button").click()
+    assert "alpha0.50_figures.zip" in dl.value.suggested_filename
+    path = tmp_path / "figures.zip"
+    dl.value.save_as(path)
+    with zipfile.ZipFile(path) as zf:
+        names = zf.namelist()
+        pngs = [n for n in names if n.endswith(".png")]
+        svgs = [n for n in names if n.endswith(".svg")]
+        assert len(pngs) == len(svgs) >= 6
+        assert all(zf.read(n)[:8] == b"\x89PNG\r\n\x1a\n" for n in pngs)
+        assert all(b"<svg" in zf.read(n)[:400] for n in svgs)
+    assert all(n.isascii() for n in names)

@@ -12,8 +12,10 @@ import sys
 
 import pandas as pd
 
-from metrics.engines.dask.engine import evaluate_dask
+from metrics.engines.dask.engine import compute_all, dask_client, evaluate_dask
+from metrics.engines.dask.trec_topics import evaluate_trec_dask
 from metrics.errors import UnanimityError
+from metrics.io.trec import is_trec_folder
 from metrics.measures.registry import MetricSpec
 
 __all__ = ["evaluate_from_args"]
@@ -30,8 +32,10 @@ def evaluate_from_args(args: argparse.Namespace, specs: list[MetricSpec]) -> pd.
                              "tables (gold.parquet, runs/ or runs.parquet), not --gold/--run")
     if args.baselines:
         raise UnanimityError("--baselines needs the in-memory engine (--engine numpy)")
-    if args.format not in (None, "long"):
-        raise UnanimityError("--engine dask reads Parquet long tables (--format long)")
+    trec = args.format == "trec" or (args.format is None and is_trec_folder(args.path))
+    if args.format not in (None, "long") and not trec:
+        raise UnanimityError("--engine dask reads Parquet long tables (--format long) or a TREC "
+                             "folder (--format trec)")
     try:
         import dask  # noqa: F401, PLC0415 - the optional extra is there
     except ImportError as exc:
@@ -42,6 +46,10 @@ def evaluate_from_args(args: argparse.Namespace, specs: list[MetricSpec]) -> pd.
         systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     if args.memory_limit and args.scheduler:
         raise UnanimityError("--memory-limit sizes the local cluster; a --scheduler has its own")
+    if trec:  # IR measures by groups of topics (docs/dask.md, "TREC campaigns")
+        with dask_client(None, args.scheduler, args.memory_limit, _say) as client:
+            return evaluate_trec_dask(args.path, specs, client, systems=systems,
+                                      compute=lambda cl, tasks: compute_all(cl, tasks, True))
     result = evaluate_dask(args.path, specs, missing=args.missing, systems=systems,
                            scheduler=args.scheduler, memory_limit=args.memory_limit,
                            progress=True, say=_say)

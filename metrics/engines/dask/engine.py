@@ -8,9 +8,7 @@
 4. Reduce: sum every count table over the partitions with a group-by (split over several
    output partitions for the large ones: cells, cluster sizes, class sizes).
 5. Collect the sums (non-empty cells only) and score them with the in-memory engine's kernels
-   (:mod:`~metrics.engines.dask.assemble`).
-
-See docs/dask.md for the layout, the options and the measured costs.
+   (:mod:`~metrics.engines.dask.assemble`). See docs/dask.md (layout, options, measured costs).
 """
 
 from __future__ import annotations
@@ -161,7 +159,8 @@ def local_cluster(memory_limit: str | int | None = None, n_workers: int | None =
 
 
 @contextlib.contextmanager
-def _client(client, scheduler: str | None, memory_limit, say: Callable[[str], None]):
+def dask_client(client, scheduler: str | None, memory_limit, say: Callable[[str], None]):
+    """``client``, else a client of ``scheduler``, else of a :func:`local_cluster`."""
     from distributed import Client  # noqa: PLC0415 - deferred: dask is an optional extra
 
     if client is not None:
@@ -205,7 +204,8 @@ def _first_seen(column):
     return column.map_partitions(_distinct, meta=(column.name, "str"))
 
 
-def _compute(client, collections: list, progress: bool) -> list:
+def compute_all(client, collections: list, progress: bool) -> list:
+    """``collections`` computed on ``client`` (Dask's progress bar on stderr if ``progress``)."""
     futures = client.compute(collections)
     if progress:
         from distributed import progress as progress_bar  # noqa: PLC0415 - deferred: dask is an optional extra
@@ -318,11 +318,11 @@ def evaluate_dask(
     total_rows = layout.gold.rows + sum(t.rows for t in layout.runs)
     n_parts = max(1, math.ceil(total_rows / max(int(partition_rows), 1)))
 
-    with _client(client, scheduler, memory_limit, say) as cl:
+    with dask_client(client, scheduler, memory_limit, say) as cl:
         seen = [_first_seen(f["topic"]) for f in frames] + [
             _first_seen(f["system"])
             for t, f in zip(layout.runs, frames[1:], strict=False) if t.has_system]
-        seen = _compute(cl, seen, False)
+        seen = compute_all(cl, seen, False)
         topics = sorted(set(seen[0].astype(str)))
         others = set().union(*(set(x.astype(str)) for x in seen[1:len(frames)])) - set(topics)
         all_topics = np.asarray(topics + sorted(others), dtype=object)
@@ -374,7 +374,7 @@ def evaluate_dask(
             split = max(1, n_parts // 4) if name in _LARGE else 1
             lazies.append(frame.groupby(keys, sort=False).sum(split_out=split).reset_index())
         say(f"Dask engine: {total_rows:,} rows in {n_parts} partition(s)")
-        results = _compute(cl, lazies, progress)
+        results = compute_all(cl, lazies, progress)
 
     tables = dict(zip(TABLES, results, strict=False))
     tables["gold_classes"] = tables["gold_classes"].sort_values(

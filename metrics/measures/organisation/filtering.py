@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.comparison.combine import f_alpha
+from metrics.comparison.van_rijsbergen import f_alpha
 
 __all__ = [
     "FilteringCounts",
