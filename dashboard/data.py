@@ -103,7 +103,7 @@ def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
     """Metric pairs the campaign can use: ``metrics.measures.registry.default_metric_pairs`` (the
     pairs
     that fit its task), or for a score-table campaign the standard pairs whose metrics are both
-    in the table, else its first two metrics."""
+    in the table, else its first two metrics in the table's order."""
     from metrics.measures.registry import METRIC_PAIRS, default_metric_pairs  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     info = campaign_info(src)
@@ -112,7 +112,7 @@ def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
     have = set(info["metrics"])
     out = {k: v for k, v in METRIC_PAIRS.items() if v[0] in have and v[1] in have}
     if not out and len(info["metrics"]) >= 2:
-        m = info["metrics"]
+        m = list(pd.unique(campaign(src).scores["metric"]))  # the table's order (a leaderboard's)
         out[f"{m[0]} / {m[1]}"] = (m[0], m[1])
     return out
 
@@ -181,7 +181,8 @@ def _filtered(tkey: str, _table: pd.DataFrame, _beds_of: dict | None,
 
 
 def table(sel: Selection, beds: tuple[str, ...] | None = None, all_beds: bool = False) -> Table:
-    """The score table of the selected metric pair, restricted to the selected test beds.
+    """The score table of the selected metric pair (and the extra metrics of UIR), restricted to
+    the selected test beds.
 
     Parameters
     ----------
@@ -191,9 +192,10 @@ def table(sel: Selection, beds: tuple[str, ...] | None = None, all_beds: bool = 
         Ignore the test-bed filter.
     """
     src = sel.source
-    full = score_table(src, sel.baselines, sel.metrics)
+    full = score_table(src, sel.baselines, sel.uir_metrics)
     chosen = () if all_beds else (sel.bed_filter if beds is None else tuple(sorted(beds)))
-    key = table_key(src, sel.baselines, sel.precision, sel.recall, chosen)
+    key = table_key(src, sel.baselines, sel.precision, sel.recall, chosen) + (
+        "|uir=" + ",".join(sel.extra_metrics) if sel.extra_metrics else "")
     if not chosen:
         return Table(key, full, sel.precision, sel.recall)
     c = campaign(src, sel.baselines)
@@ -269,8 +271,9 @@ def _comparison_core(tkey: str, _t: pd.DataFrame, p: str, r: str, test: str, cor
     pre = warm.take(comparison_key(tkey, test, correction, average, profile))
     if pre is not None:
         return pre
+    more = [m for m in pd.unique(_t["metric"]) if m not in (p, r)]  # the sidebar's extra metrics
     return comparison_core(_t, p, r, test=test, correction=correction, average=average,
-                           testbeds=_testbeds, profile=profile)
+                           testbeds=_testbeds, profile=profile, metrics=[p, r, *more])
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

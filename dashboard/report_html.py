@@ -66,12 +66,30 @@ def _table_html(df: pd.DataFrame, max_rows: int = 60, floatfmt: str = "{:.3f}") 
     return out
 
 
-def tie_groups_frame(groups: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
+def _span(lo, hi, fmt: str = "{}") -> str:
+    """``3`` or ``1\u20135``; ``[-0.10, +0.20]`` with a sign format."""
+    if fmt == "{}":
+        return f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
+    return f"[{fmt.format(lo)}, {fmt.format(hi)}]"
+
+
+def tie_groups_frame(groups: pd.DataFrame, top: int | None = None,
+                     rank_sets: pd.DataFrame | None = None) -> pd.DataFrame:
     """The ranking with tie groups (:meth:`metrics.comparison.tie_ranking.TieRanking.to_dataframe`)
     with
     readable headers: group, system, rank interval ("3" or "1\u20135"), F, systems above / below;
-    its first ``top`` rows."""
+    its first ``top`` rows. ``rank_sets`` (``system, rank_ci_low, rank_ci_high``: the bootstrap's
+    rank confidence sets, docs/uncertainty.md) adds a column after the rank interval."""
     g = groups if top is None else groups.head(top)
+    out = _tie_groups(g)
+    if rank_sets is not None:
+        ci = rank_sets.set_index("system").reindex(g["system"])
+        out.insert(4, "Rank set (95 %)", [_span(lo, hi) for lo, hi in
+                                          zip(ci["rank_ci_low"], ci["rank_ci_high"], strict=True)])
+    return out
+
+
+def _tie_groups(g: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "#": range(1, len(g) + 1),  # the number that labels a system in a crowded diagram
         "Group": g["group"].to_numpy(),
@@ -104,14 +122,21 @@ def robust_pairs_frame(pairs: pd.DataFrame, threshold: float, top: int | None = 
                        strict: bool = False) -> pd.DataFrame:
     """The report's robust pairs (:func:`metrics.comparison.reference.robust_pairs`, the
     profile's rule: ``strict`` for jair2011), by UIR: a, b, UIR, parametric UIR, Delta F, pair
-    class; the first ``top``."""
+    class, and the bootstrap intervals of UIR and Delta F when ``pairs`` has them; the first
+    ``top``."""
     rob = robust_pairs(pairs, threshold, strict)
     rob = rob if top is None else rob.head(top)
-    return pd.DataFrame({"a": rob["system_a"].to_numpy(), "b": rob["system_b"].to_numpy(),
-                         "UIR(a, b)": rob["uir"].to_numpy(),
-                         "parametric UIR": rob["uir_param"].to_numpy(),
-                         "\u0394F\u03b1": rob["delta_f"].to_numpy(),
-                         "pair class": rob["pair_class"].fillna("\u2013").to_numpy()})
+    out = pd.DataFrame({"a": rob["system_a"].to_numpy(), "b": rob["system_b"].to_numpy(),
+                        "UIR(a, b)": rob["uir"].to_numpy(),
+                        "parametric UIR": rob["uir_param"].to_numpy(),
+                        "\u0394F\u03b1": rob["delta_f"].to_numpy(),
+                        "pair class": rob["pair_class"].fillna("\u2013").to_numpy()})
+    if "uir_low" in rob:  # the bootstrap's intervals (docs/uncertainty.md)
+        out.insert(3, "UIR 95 %", [_span(lo, hi, "{:+.2f}") for lo, hi in
+                                   zip(rob["uir_low"], rob["uir_high"], strict=True)])
+        out.insert(6, "\u0394F 95 %", [_span(lo, hi, "{:+.3f}") for lo, hi in
+                                        zip(rob["delta_f_low"], rob["delta_f_high"], strict=True)])
+    return out
 
 
 def build_report(

@@ -10,6 +10,7 @@ from dashboard import data, data_meta, uploads
 from dashboard.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
 from metrics.analyses.baselines import BASELINES
+from metrics.comparison.bootstrap import DEFAULT_RESAMPLES
 from metrics.comparison.profiles import PROFILES
 from metrics.comparison.significance import CORRECTIONS, TESTS
 from metrics.comparison.uir import DEFAULT_THRESHOLD
@@ -17,7 +18,7 @@ from metrics.measures.registry import PAIR_DEFAULT_ALPHA
 
 __all__ = ["sidebar_ui", "campaign_ui", "metric_pair_ui", "weights_ui", "testbeds_ui",
            "averaging_ui", "tests_ui", "baselines_ui", "pair_ui", "export_ui", "profile_ui",
-           "CUSTOM_PAIR"]
+           "uncertainty_ui", "more_metrics_ui", "CUSTOM_PAIR"]
 
 CUSTOM_PAIR = "Custom pair\u2026"
 
@@ -85,6 +86,22 @@ def metric_pair_ui(sb, src: Source, info: dict) -> tuple[str, str, str]:
     if not info["has_clusterings"]:
         sb.caption("Score-table campaign: only the metrics of the table.")
     return label, precision, recall
+
+
+def more_metrics_ui(sb, src: Source, precision: str, recall: str) -> tuple[str, ...]:
+    """More metrics for UIR (a set of three or more): the unanimity views (UIR matrix, threshold
+    curve, tie groups, the pair's UIR) take the pair and these; F\u03b1 stays on the pair."""
+    options = [m for m in data.metric_names(src) if m not in (precision, recall)]
+    if not options:
+        return ()
+    if any(m not in options for m in st.session_state.get("more", [])):
+        st.session_state["more"] = [m for m in st.session_state["more"] if m in options]
+    chosen = sb.multiselect("More metrics for UIR", options, key="more", bind="query-params",
+                            help="UIR over three or more metrics: a system improves another on "
+                                 "a topic when it is at least as good on every one of them "
+                                 "(docs/measures.md \u00a75). F\u03b1 and its curves stay on "
+                                 "the pair.")
+    return tuple(chosen)
 
 
 def _pair_alpha(label: str) -> None:
@@ -229,6 +246,22 @@ def pair_ui(box, systems: list[str], default_a: str, default_b: str,
     return a, b
 
 
+def uncertainty_ui(sb) -> tuple[int, int]:
+    """The bootstrap over topics: ``(resamples, seed)``, (0, seed) while off (the default, so
+    that a cold open stays fast)."""
+    with sb.expander("Bootstrap intervals"):
+        on = st.toggle("Bootstrap over topics", value=False, key="boot", bind="query-params",
+                       help="Intervals of UIR, parametric UIR and ΔF for the pair, and rank "
+                            "confidence sets on the Leaderboard: paired resamples of the "
+                            "topics, within each test bed (docs/uncertainty.md).")
+        c1, c2 = st.columns(2)
+        n = c1.number_input("Resamples", 100, 10_000, DEFAULT_RESAMPLES, 100, key="boot_n",
+                            bind="query-params", disabled=not on)
+        seed = c2.number_input("Seed", 0, 2**31 - 1, 0, 1, key="boot_seed",
+                               bind="query-params", disabled=not on)
+    return (int(n) if on else 0), int(seed)
+
+
 def export_ui(sb) -> str:
     """Image format of the charts' camera button."""
     with sb.expander("Chart export"):
@@ -256,14 +289,17 @@ def _one_signal_note(box, sel: Selection) -> None:
 def sidebar_ui() -> Selection:
     """Draw the global controls in the sidebar and publish the selection.
 
-    The sidebar shows: campaign, the pair of systems (A, B), metric pair, alpha, UIR threshold,
-    test beds, averaging, baselines, the profile, the paired test and its correction.
+    The sidebar shows: campaign, the pair of systems (A, B), metric pair, more metrics for UIR,
+    alpha, UIR threshold,
+    test beds, averaging, baselines, the profile, the paired test and its correction, the
+    bootstrap intervals (off by default).
     """
     sb = st.sidebar
     src, info = campaign_ui(sb)
     pair_box = sb.container()
     label, precision, recall = metric_pair_ui(sb, src, info)
     pair_note = sb.container()  # the pair's one-signal verdict, under the pair
+    more = more_metrics_ui(sb, src, precision, recall)
     alpha, threshold = weights_ui(sb, _pair_words(precision, recall).alpha_caption)
     beds, all_beds = testbeds_ui(sb, info)
     average = averaging_ui(sb)
@@ -272,11 +308,12 @@ def sidebar_ui() -> Selection:
     with sb.expander("Significance tests"):
         test, corr = tests_ui(st, profile)
     sel0 = Selection(src, label, precision, recall, alpha, threshold, average, beds, all_beds,
-                     baselines, "", "")
+                     baselines, "", "", extra_metrics=more)
     systems, default_a, default_b = data.default_pair(sel0)
     _one_signal_note(pair_note, sel0)
     a, b = pair_ui(pair_box, systems, default_a, default_b, src.key)
+    n_boot, boot_seed = uncertainty_ui(sb)
     fmt = export_ui(sb)
     return publish(Selection(src, label, precision, recall, alpha, threshold, average, beds,
                              all_beds, baselines, a, b, tuple(systems), fmt, test, corr,
-                             profile))
+                             profile, n_boot, boot_seed, more))

@@ -55,6 +55,9 @@ class Selection:
     test: str = DEFAULT_TEST
     correction: str = DEFAULT_CORRECTION
     profile: str = DEFAULT_PROFILE
+    bootstrap: int = 0        # resamples of the bootstrap over topics; 0 = off
+    bootstrap_seed: int = 0
+    extra_metrics: tuple[str, ...] = ()  # more metrics for UIR beyond the pair (JAIR 2011 §3)
 
     @property
     def strict_improved(self) -> bool:
@@ -70,6 +73,12 @@ class Selection:
     @property
     def metrics(self) -> tuple[str, str]:
         return (self.precision, self.recall)
+
+    @property
+    def uir_metrics(self) -> tuple[str, ...]:
+        """The metrics of UIR, the tie groups and the aggregation rules: the pair and the extra
+        metrics (F_alpha stays on the pair)."""
+        return (self.precision, self.recall, *self.extra_metrics)
 
     @property
     def bed_filter(self) -> tuple[str, ...]:

@@ -183,3 +183,27 @@ def test_cli_writes_the_intervals(tmp_path, capsys):
     with pytest.raises(UnanimityError, match="--confidence"):
         _run([str(src), "--metrics", f"{P},{R}", "--out", str(out), "--bootstrap", "10",
               "--confidence", "1.5"])
+
+
+def test_bundle_format_4_reopens_with_the_intervals_and_3_still_reads(tmp_path):
+    import json  # noqa: PLC0415 - only here
+
+    from metrics.reports.bundle import open_bundle, write_comparison_bundle  # noqa: PLC0415
+
+    src = tmp_path / "scores.csv"
+    table = random_score_table(4, 8, seed=2)
+    table.to_csv(src, index=False)
+    out = tmp_path / "b4"
+    assert _run([str(src), "--metrics", f"{P},{R}", "--out", str(out), "--bootstrap", "50"]) == 0
+    b4 = open_bundle(out)
+    assert {"uir_low", "delta_f_high"} <= set(b4.pairs.columns)
+    assert {"rank_ci_low", "pareto_means"} <= set(b4.tables["ranking"].columns)
+    assert {"aggregation", "aggregation_tau", "aggregation_flips"} <= set(b4.tables)
+    # a bundle of the layout before the intervals, marked version 3, is still read
+    old = tmp_path / "b3"
+    write_comparison_bundle(compare(table, P, R, test="none"), old)
+    manifest = json.loads((old / "manifest.json").read_text())
+    manifest["format_version"] = 3
+    (old / "manifest.json").write_text(json.dumps(manifest))
+    b3 = open_bundle(old)
+    assert "uir_low" not in b3.pairs.columns and "aggregation" not in b3.tables

@@ -11,7 +11,7 @@ import html
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, data_meta, figures, pair_view, state, ui
+from dashboard import data, data_meta, data_uncertainty, figures, pair_view, state, ui
 from metrics.analyses import topic_differences
 from metrics.comparison.effect_size import pair_effects
 from metrics.comparison.small_sample import small_sample
@@ -47,6 +47,32 @@ with ui.guard("The pair summary"):
                                       a, b, title=f"Topics ({rep.n_topics}) by unanimous winner"),
             key="cmp_counts", sel=sel, filename="uir_counts")
     st.caption(pair_view.counts_caption(rep))
+
+with ui.guard("The bootstrap intervals of the pair"):
+    boot = data_uncertainty.bootstrap(sel, t)
+    if boot is None:
+        st.caption("How sure are these numbers? Turn on **Bootstrap intervals** in the sidebar "
+                   "for 95 % intervals of UIR, parametric UIR and ΔF over resampled topics "
+                   "(docs/uncertainty.md).")
+    else:
+        row = boot.pairs[(boot.pairs["system_a"] == a) & (boot.pairs["system_b"] == b)].iloc[0]
+        bcards = st.container(horizontal=True, wrap=True, gap="small", key="cmp_intervals")
+        for label, col, fmt in (("UIR(A, B)", "uir", "{:+.2f}"),
+                                ("parametric UIR", "uir_param", "{:+.2f}"),
+                                ("ΔFα (A − B)", "delta_f", "{:+.3f}")):
+            lo, hi = row[f"{col}_low"], row[f"{col}_high"]
+            if row[col] != row[col]:
+                continue
+            bcards.metric(label, fmt.format(row[col]),
+                          f"[{fmt.format(lo)}, {fmt.format(hi)}]", delta_color="off",
+                          delta_arrow="off", width=figures.CARD_WIDTH + 40,
+                          help="Point value and its 95 % bootstrap interval.")
+        bp = boot.parameters["bootstrap"]
+        st.caption(f"95 % percentile intervals over {bp['n_resamples']} paired resamples of the "
+                   "topics" + (f", drawn within each of {bp['n_strata']} test beds"
+                               if bp["stratified"] else "")
+                   + f" (seed {bp['seed']}). An interval that excludes 0 is a difference the "
+                   "topics support.")
 
 with ui.guard("The F\u03b1 curves of the pair"):
     curves = data.curves(t, sel.average)

@@ -8,8 +8,19 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import data, data_meta, downloads, figures, pair_view, report_html, state, ui
+from dashboard import (
+    data,
+    data_meta,
+    data_uncertainty,
+    downloads,
+    figures,
+    pair_view,
+    report_html,
+    state,
+    ui,
+)
 from dashboard.figures.ranking import hasse_figure
+from dashboard.figures.uncertainty import rank_intervals_figure
 from metrics.reports.comparison_report import CampaignComparison
 from metrics.reports.latex import LATEX_TOP
 from metrics.reports.pair_report import verdict_sentence
@@ -113,6 +124,8 @@ def _sections(comp: CampaignComparison) -> list[tuple]:
     idx = [mat.systems.index(s) for s in top]
     lb = board.head(REPORT_TOP) if len(board) > REPORT_TOP else board
     ties = data.tie_ranking(sel, t)
+    boot = data_uncertainty.bootstrap(sel, t)  # None unless the sidebar asks for it
+    sets = boot.systems[["system", "rank_ci_low", "rank_ci_high"]] if boot is not None else None
     sections = [
         ("Leaderboard", f"Ranking by F\u03b1 at \u03b1 = {sel.alpha:.2f}" + (
             f" (the top {REPORT_TOP} of {len(board)} systems; all in the CSV export)."
@@ -122,7 +135,7 @@ def _sections(comp: CampaignComparison) -> list[tuple]:
         ("F\u03b1 curves", "", figures.f_curves_figure(curves, sel.precision, sel.recall,
                                                        sel.alpha, highlight, sel.average)),
         ("Ranking with tie groups", report_html.tie_groups_note(ties, REPORT_TOP),
-         report_html.tie_groups_frame(ties.to_dataframe(), REPORT_TOP)),
+         report_html.tie_groups_frame(ties.to_dataframe(), REPORT_TOP, sets)),
         ("Order of robust improvements", "", hasse_figure(
             ties.to_dataframe(), ties.hasse, score_label=f"F\u03b1 ({sel.alpha:.2f})")),
         (f"A = {sel.a} vs B = {sel.b}",
@@ -147,8 +160,17 @@ def _sections(comp: CampaignComparison) -> list[tuple]:
                      f"{REPORT_TOP}; every pair in the pairs CSV). Parametric UIR: the probability "
                      "that a improves every metric minus that of the reverse, under a normal fit "
                      "of the per-topic differences (JAIR 2011 \u00a78).",
-                     report_html.robust_pairs_frame(comp.pairs, sel.threshold, REPORT_TOP,
-                                                    sel.strict_improved)))
+                     report_html.robust_pairs_frame((boot or comp).pairs, sel.threshold,
+                                                    REPORT_TOP, sel.strict_improved)))
+    if boot is not None:
+        bp = boot.parameters["bootstrap"]
+        ci = boot.systems.merge(ties.to_dataframe()[["system", "rank_low", "rank_high"]],
+                                on="system")
+        sections.append(("Rank confidence sets",
+                         f"95 % for all systems at once, from {bp['n_resamples']} paired "
+                         f"resamples of the topics (seed {bp['seed']}; docs/uncertainty.md); "
+                         "grey: the rank interval of the order of robust improvements.",
+                         rank_intervals_figure(ci, top=REPORT_TOP, highlight=highlight)))
     sections.append(("UIR-threshold study", "", figures.threshold_curve_figure(
         comp.threshold_curve, sel.threshold, {
             "pairs": "pairs with UIR \u2265 t", "concordant": "concordant",

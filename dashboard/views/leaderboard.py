@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, figures, state, ui
+from dashboard import data, data_uncertainty, figures, state, ui
 from dashboard.figures import short
 from dashboard.figures.pr_plane import pr_plane_figure
 from dashboard.figures.ranking import COLLAPSE_AT, MANY_SYSTEMS, hasse_figure
+from dashboard.figures.uncertainty import RULE_LABELS, aggregation_figure, rank_intervals_figure
 from metrics.analyses.baselines import BASELINES
 from metrics.comparison.small_sample import small_sample
 
@@ -60,8 +61,11 @@ with ui.guard("The leaderboard"):
                   "averages it per topic, so a point can sit off its curve."
                   if sel.average == "macro" else ""))
 
+    agg = data_uncertainty.aggregation(sel, t)
+    pareto = set(agg.ranks.loc[agg.ranks["pareto_means"], "system"])
     view = board.assign(
-        role=[highlight.get(s, "") + (" baseline" if b else "")
+        role=[highlight.get(s, "") + (" baseline" if b else "") + (" \u25c6" if s in pareto
+                                                                    else "")
               for s, b in zip(board["system"], is_base, strict=True)],
         reference_system=board["reference_system"].map(lambda s: s if isinstance(s, str) else ""),
         # blank, not "None", where a system has no reference system
@@ -70,7 +74,8 @@ with ui.guard("The leaderboard"):
     )[["rank", "role", "system", "f", "precision", "recall", "reference_system", "reference_uir",
        "n_improved"]]
     st.subheader("Ranking", anchor=False)
-    st.caption("Reference system: the system that improves this one with the highest UIR "
+    st.caption("\u25c6 Pareto-optimal on the means. "
+               "Reference system: the system that improves this one with the highest UIR "
                "(only when \u2265 the threshold). # impr.: how many systems this one improves "
                f"with UIR {sel.improved_sign} threshold ({sel.profile} profile; the UIR analysis "
                "page lists them). Select a row to make it system A.")
@@ -80,7 +85,10 @@ with ui.guard("The leaderboard"):
         height=min(36 * len(view) + 40, 460), on_select="rerun", selection_mode="single-row",
         column_config={
             "rank": st.column_config.NumberColumn("#", width=38),
-            "role": st.column_config.TextColumn("", width=70 if n_base else 30),
+            "role": st.column_config.TextColumn(
+                "", width=70 if n_base else 30,
+                help="A, B: the selected pair; \u25c6: Pareto-optimal on the metrics' means "
+                     "(no system at least as good on every metric and better on one)"),
             "system": st.column_config.TextColumn("System", width=160 if n_base else 185),
             "f": st.column_config.NumberColumn("F\u03b1", format="%.3f", width=55,
                                                help=f"F\u03b1 at \u03b1 = {sel.alpha:.2f}, "
@@ -175,3 +183,56 @@ with ui.guard("The leaderboard"):
     moves = data.rank_moves(t, sel.alpha, alpha2, sel.average)
     ui.plot(figures.rank_moves_figure(moves, sel.alpha, alpha2, highlight, top=int(top)),
             key="lb_moves", sel=sel, filename="rank_moves")
+
+st.subheader("How sure is the ranking?", anchor=False)
+with ui.guard("The rank confidence sets"):
+    boot = data_uncertainty.bootstrap(sel, t)
+    if boot is None:
+        st.caption("Turn on **Bootstrap intervals** in the sidebar for each system's rank "
+                   "confidence set (docs/uncertainty.md).")
+    else:
+        ci = boot.systems.merge(groups[["system", "rank_low", "rank_high"]], on="system")
+        bp = boot.parameters["bootstrap"]
+        ui.plot(rank_intervals_figure(ci, top=int(top), highlight=highlight,
+                                      title="Rank confidence sets (95 %, all systems at once)"),
+                key="lb_rank_ci", sel=sel, filename="rank_confidence_sets")
+        st.caption(f"Coloured bar: the ranks by F\u03b1 that {bp['n_resamples']} resamples of "
+                   "the topics cannot exclude, for all systems together (studentized max-t "
+                   "stepdown); the tick is the rank by F\u03b1; the thin grey bar is the rank "
+                   "interval of the order of robust improvements above. Top "
+                   f"{int(top)} systems and A, B.")
+
+st.subheader("Does the ranking depend on how the metrics are combined?", anchor=False)
+with ui.guard("The rankings under each aggregation rule"):
+    n_top = min(int(top), 25)
+    ui.plot(aggregation_figure(agg.ranks, top=n_top, highlight=highlight,
+                               title="Rank under each aggregation rule"),
+            key="lb_aggregation", sel=sel, filename="aggregation_rules")
+    tau = agg.tau
+    worst = tau.loc[tau["kendall_tau"].idxmin()] if len(tau) else None
+    n_robust = int(agg.flips["uir_robust"].sum())
+    st.caption(
+        f"One line per system (the top {n_top} by F\u03b1, and A, B; \u25c6 Pareto-optimal). "
+        f"{len(agg.flips)} pairs are ordered one way by one rule and the other way by another; "
+        f"UIR calls {n_robust} of them a robust improvement."
+        + (f" Least agreement: {worst['rule_a']} vs {worst['rule_b']}, Kendall \u03c4 = "
+           f"{worst['kendall_tau']:.2f}." if worst is not None else ""))
+    labelled = tau.assign(rule_a=tau["rule_a"].map(RULE_LABELS),
+                          rule_b=tau["rule_b"].map(RULE_LABELS))
+    st.dataframe(labelled[["rule_a", "rule_b", "kendall_tau"]], key="lb_tau", hide_index=True,
+                 width="stretch", height=220,
+                 column_config={"rule_a": st.column_config.TextColumn("Rule", width=120),
+                                "rule_b": st.column_config.TextColumn("vs rule", width=120),
+                                "kendall_tau": st.column_config.NumberColumn(
+                                    "Kendall \u03c4", format="%.2f", width=90)})
+    st.dataframe(agg.flips[["system_a", "system_b", "uir", "uir_robust"]], key="lb_flips",
+                 hide_index=True, width="stretch", height=260,
+                 column_config={
+                     "system_a": st.column_config.TextColumn("A (first by F\u03b1)", width=170),
+                     "system_b": st.column_config.TextColumn("B", width=170),
+                     "uir": st.column_config.NumberColumn("UIR(A, B)", format="%.2f", width=70),
+                     "uir_robust": st.column_config.CheckboxColumn(
+                         "robust", width=60, help="UIR calls one of the two an improvement on "
+                                                  "the other (threshold and profile above)")})
+    st.caption("The pairs that two rules order differently; `unanimity compare` writes all of "
+               "them with every rule's order to `aggregation_flips.csv`.")

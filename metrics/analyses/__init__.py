@@ -18,6 +18,10 @@ One module per analysis (see ``docs/measures.md`` for each definition):
   or first / second metric) and whether its metrics carry one signal;
 * :mod:`~metrics.analyses.ranking_coverage` -- what the qrels judge and how deep and judged
   each run of a ranking campaign is;
+* :mod:`~metrics.analyses.uncertainty` -- the bootstrap over topics of a comparison: intervals of
+  UIR, parametric UIR and Delta F, simultaneous rank confidence sets (docs/uncertainty.md);
+* :mod:`~metrics.analyses.aggregation` -- rankings under several aggregation rules, their Kendall
+  tau, the pairs they flip and the Pareto front (docs/uncertainty.md);
 * :mod:`~metrics.analyses.common` -- shared helpers and the :class:`Correlation` record.
 
 The names below are exported lazily: a submodule is imported when one of its names is first
@@ -29,6 +33,7 @@ from typing import TYPE_CHECKING
 from metrics.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
+    from metrics.analyses.aggregation import AggregationRobustness, aggregation_robustness
     from metrics.analyses.campaign_comparison import (
         ComparisonCore,
         compare,
@@ -40,11 +45,14 @@ if TYPE_CHECKING:
     from metrics.analyses.per_topic import pair_topics, topic_differences
     from metrics.analyses.rankings import TestbedRankings, rank_moves, ranking, testbed_rankings
     from metrics.analyses.threshold import threshold_curve
+    from metrics.analyses.uncertainty import BootstrapResult, bootstrap_comparison, with_bootstrap
 
 __all__ = [
     "PREDICTORS", "THRESHOLDS", "ComparisonCore", "Correlation", "TestbedRankings", "compare",
     "comparison_at", "comparison_core", "cross_testbed_prediction", "pair_topics", "rank_moves",
     "ranking", "testbed_rankings", "threshold_curve", "topic_differences",
+    "AggregationRobustness", "aggregation_robustness", "BootstrapResult", "bootstrap_comparison",
+    "with_bootstrap",
 ]
 _WHERE = {
     **dict.fromkeys(["ComparisonCore", "compare", "comparison_at", "comparison_core"],
@@ -55,5 +63,9 @@ _WHERE = {
     **dict.fromkeys(["TestbedRankings", "rank_moves", "ranking", "testbed_rankings"],
                     "metrics.analyses.rankings"),
     "threshold_curve": "metrics.analyses.threshold",
+    **dict.fromkeys(["AggregationRobustness", "aggregation_robustness"],
+                    "metrics.analyses.aggregation"),
+    **dict.fromkeys(["BootstrapResult", "bootstrap_comparison", "with_bootstrap"],
+                    "metrics.analyses.uncertainty"),
 }
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE)

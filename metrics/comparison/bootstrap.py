@@ -143,7 +143,7 @@ def _fill(S: int, iu: np.ndarray, ju: np.ndarray, lo: np.ndarray, hi: np.ndarray
     low = np.zeros((S, S))
     high = np.zeros((S, S))
     low[iu, ju], high[iu, ju] = lo, hi
-    low[ju, iu], high[ju, iu] = -hi, -lo
+    low[ju, iu], high[ju, iu] = 0.0 - hi, 0.0 - lo   # (0 - x: no negative zero)
     return PairIntervals(low, high)
 
 

@@ -100,25 +100,29 @@ def _block_size(T: int, N: int, n_pairs: int) -> int:
     return int(max(1, min(max(n_pairs, 1), CHUNK_BYTES // (4 * (T + 3 * N)))))
 
 
-def _block_max(Y32: np.ndarray, Ct: np.ndarray, a: np.ndarray, b: np.ndarray,
-               delta: np.ndarray, act_ab: np.ndarray, act_ba: np.ndarray) -> np.ndarray:
+def _block_max(Y32: np.ndarray, theta: np.ndarray, Ct: np.ndarray, a: np.ndarray,
+               b: np.ndarray, delta: np.ndarray, act_ab: np.ndarray,
+               act_ba: np.ndarray) -> np.ndarray:
     """(N,) max of Z* over the active orientations of the unordered pairs (a, b) of one block:
-    Z* of (a, b), and its negative for (b, a); -inf when none is active."""
+    Z* of (a, b), and its negative for (b, a); -inf when none is active. ``theta`` (S, N) are the
+    resampled means (Delta* = theta*_a - theta*_b); the resampled second moment of d is one
+    product with the counts (from d itself, so that close systems lose no digits)."""
     T = Ct.shape[0]
     out = np.full(Ct.shape[1], -np.inf)
     if not (act_ab.any() or act_ba.any()):
         return out
     d = Y32[a] - Y32[b]
-    m = (d @ Ct) / T
+    m = (theta[a] - theta[b]).astype(np.float32)
     q = ((d * d) @ Ct) / T
     se = np.sqrt(np.maximum(q - m * m, 0.0) / T)
     z = m - delta[:, None].astype(np.float32)
     with np.errstate(invalid="ignore", divide="ignore"):
         z = np.where(se > 0, z / se, np.float32(0.0))
-    if act_ab.any():
-        np.maximum(out, z[act_ab].max(axis=0), out=out)
-    if act_ba.any():
-        np.maximum(out, -z[act_ba].min(axis=0), out=out)
+    for act, sign, reduce in ((act_ab, 1.0, np.max), (act_ba, -1.0, np.min)):
+        if act.all():              # every pair of the block (the first step): no copy
+            np.maximum(out, sign * reduce(z, axis=0), out=out)
+        elif act.any():
+            np.maximum(out, sign * reduce(z[act], axis=0), out=out)
     return out
 
 
@@ -163,6 +167,7 @@ def rank_confidence_sets(y: np.ndarray, counts: np.ndarray, confidence: float) -
     act_ba = act_ab.copy()
     Ct = counts.T.astype(np.float32)
     Y32 = Y.astype(np.float32)
+    theta = Y @ counts.T / T
     size = _block_size(T, Ct.shape[1], a.size)
     starts = list(range(0, a.size, size))
     cache = np.full((len(starts), Ct.shape[1]), -np.inf)
@@ -171,7 +176,8 @@ def rank_confidence_sets(y: np.ndarray, counts: np.ndarray, confidence: float) -
     while act_ab.any() or act_ba.any():
         for k in np.flatnonzero(dirty):
             sl = slice(starts[k], starts[k] + size)
-            cache[k] = _block_max(Y32, Ct, a[sl], b[sl], delta[sl], act_ab[sl], act_ba[sl])
+            cache[k] = _block_max(Y32, theta, Ct, a[sl], b[sl], delta[sl], act_ab[sl],
+                                  act_ba[sl])
         dirty[:] = False
         c = float(np.quantile(cache.max(axis=0), confidence, method="higher"))
         critical.append(c)

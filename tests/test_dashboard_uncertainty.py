@@ -1,0 +1,91 @@
+"""The dashboard's rendering of the bootstrap and the aggregation analysis: the report's tables
+carry the intervals of the comparison, the figures draw the numbers they are given."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from score_examples import random_score_table
+
+from dashboard import report_html
+from dashboard.figures.uncertainty import aggregation_figure, rank_intervals_figure
+from metrics.analyses import compare
+from metrics.analyses.aggregation import aggregation_robustness
+from metrics.analyses.uncertainty import bootstrap_comparison, with_bootstrap
+from metrics.comparison.tie_ranking import ranking_from_comparison
+
+P, R = "bcubed_precision", "bcubed_recall"
+
+
+def _boot():
+    table = random_score_table(8, 20, seed=3)
+    res = compare(table, P, R, test="none")
+    return table, res, with_bootstrap(res, bootstrap_comparison(table, res, 200, seed=1))
+
+
+def test_report_tables_show_the_intervals():
+    _, res, boot = _boot()
+    rob = report_html.robust_pairs_frame(boot.pairs, 0.25, 10)
+    assert list(rob.columns[:4]) == ["a", "b", "UIR(a, b)", "UIR 95 %"]
+    first = boot.pairs.set_index(["system_a", "system_b"]).loc[(rob["a"][0], rob["b"][0])]
+    assert rob["UIR 95 %"][0] == f"[{first['uir_low']:+.2f}, {first['uir_high']:+.2f}]"
+    assert "UIR 95 %" not in report_html.robust_pairs_frame(res.pairs, 0.25, 10)
+    groups = ranking_from_comparison(res).to_dataframe()
+    sets = boot.systems[["system", "rank_ci_low", "rank_ci_high"]]
+    tg = report_html.tie_groups_frame(groups, None, sets)
+    row = sets.set_index("system").loc[groups["system"].iloc[0]]
+    lo, hi = int(row["rank_ci_low"]), int(row["rank_ci_high"])
+    assert tg["Rank set (95 %)"].iloc[0] == (f"{lo}" if lo == hi else f"{lo}\u2013{hi}")
+
+
+def test_figures_draw_the_given_numbers():
+    table, res, boot = _boot()
+    ci = boot.systems.merge(ranking_from_comparison(res).to_dataframe()[
+        ["system", "rank_low", "rank_high"]], on="system")
+    fig = rank_intervals_figure(ci, top=None, highlight={ci["system"][0]: "A"})
+    bars = fig.data[1]
+    order = ci.sort_values(["rank", "system"], kind="stable")
+    base = np.asarray(bars.base, dtype=float)
+    np.testing.assert_allclose(base, order["rank_ci_low"].to_numpy(dtype=float) - 0.45)
+    np.testing.assert_allclose(np.asarray(bars.x, dtype=float) + base,
+                               order["rank_ci_high"].to_numpy(dtype=float) + 0.45)
+    agg = aggregation_robustness(table, res)
+    fig = aggregation_figure(agg.ranks, top=5)
+    assert len(fig.data) == 5
+    best = agg.ranks.sort_values("rank_f_alpha", kind="stable").iloc[0]
+    assert list(fig.data[0].y) == [best[f"rank_{r}"] for r in
+                                   ("f_alpha", "f_alpha_0", "f_alpha_1", "mean", "borda",
+                                    "median_rank", "min_metric")]
+
+
+def test_data_layer_takes_three_metrics_and_the_bootstrap():
+    """A selection with an extra metric: the comparison's UIR is over the three metrics (equal
+    to the per-pair reference), F_alpha stays on the pair; the bootstrap of the selection is the
+    one of metrics.analyses.uncertainty."""
+    pytest.importorskip("streamlit")
+    from dashboard import data, data_uncertainty  # noqa: PLC0415 - after importorskip
+    from dashboard.sources import Source  # noqa: PLC0415 - after importorskip
+    from dashboard.state import Selection  # noqa: PLC0415 - after importorskip
+    from metrics.comparison.uir import uir  # noqa: PLC0415 - as above
+
+    rng = np.random.default_rng(4)
+    base = random_score_table(5, 12, seed=4)
+    third = base[base["metric"] == P].assign(metric="x",
+                                             value=lambda d: rng.uniform(0, 1, len(d)))
+    table = pd.concat([base, third], ignore_index=True)
+    sel = Selection(source=Source("toy3", "toy3", "toy3", "toy3"), pair_label="p / r",
+                    precision=P, recall=R, alpha=0.5, threshold=0.25, average="macro",
+                    testbeds=(), all_testbeds=(), baselines=False, a=table["system"][0],
+                    b=table["system"].unique()[1], test="none", correction="none",
+                    bootstrap=100, bootstrap_seed=2, extra_metrics=("x",))
+    t = data.Table("toy3|uir=x", table, P, R)
+    comp = data.comparison(sel, t)
+    assert comp.uir_metrics == (P, R, "x")
+    rep = data.pair_report(sel, t)
+    assert rep.uir == uir(table, sel.a, sel.b, [P, R, "x"]).uir
+    boot = data_uncertainty.bootstrap(sel, t)
+    ref = with_bootstrap(comp, bootstrap_comparison(table, comp, 100, 2))
+    assert boot.pairs["uir_low"].equals(ref.pairs["uir_low"])
+    assert data_uncertainty.aggregation(sel, t).ranks["system"].tolist() == list(comp.systems[
+        "system"])
