@@ -217,9 +217,9 @@ def test_every_control_is_carried_by_the_link(browser, server):
         def custom_pair():
             _select(pg, "Metric pair", "Custom pair\u2026")
             _wait_url(pg, "metrics=Custom", "Test beds")
-            _select(pg, "Precision-like", "bcubed_precision")
+            _select(pg, "First metric", "bcubed_precision")
             _wait_url(pg, "p=bcubed_precision", "Test beds")
-            _select(pg, "Recall-like", "bcubed_recall")
+            _select(pg, "Second metric", "bcubed_recall")
         step("custom_pair", "Test beds", custom_pair, "r=bcubed_recall")
         step("campaign", "Test beds", lambda: _select(pg, "Campaign",
                                                           "UD English EWT, POS induction (bundled)"),
