@@ -3,16 +3,14 @@ confidence sets (metrics/comparison/bootstrap.py, rank_confidence.py, analyses/u
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 import pandas as pd
 import pytest
+from compare_cli import run_compare
 from score_examples import random_score_table
 
 from metrics.analyses import compare
 from metrics.analyses.uncertainty import bootstrap_comparison, with_bootstrap
-from metrics.commands import compare as compare_cmd
 from metrics.comparison.bootstrap import (
     resample_counts,
     resample_indices,
@@ -159,19 +157,12 @@ def test_rank_sets_separate_clearly_different_systems():
     assert rc.low.tolist() == [1, 2, 3] and rc.high.tolist() == [1, 2, 3]
 
 
-def _run(argv):
-    parser = argparse.ArgumentParser(prog="unanimity")
-    sub = parser.add_subparsers(dest="command", required=True)
-    compare_cmd.add_parser(sub)
-    args = parser.parse_args(["compare", *argv])
-    return args.run(args)
-
 
 def test_cli_writes_the_intervals(tmp_path, capsys):
     src = tmp_path / "scores.csv"
     random_score_table(5, 10, seed=1).to_csv(src, index=False)
     out = tmp_path / "out"
-    assert _run([str(src), "--metrics", f"{P},{R}", "--out", str(out), "--bootstrap", "100",
+    assert run_compare([str(src), "--metrics", f"{P},{R}", "--out", str(out), "--bootstrap", "100",
                  "--seed", "4", "--confidence", "0.9"]) == 0
     assert "bootstrap: 100 resamples over topics, seed 4, 0.9 intervals" in capsys.readouterr().out
     pairs = pd.read_csv(out / "pairs.csv")
@@ -181,7 +172,7 @@ def test_cli_writes_the_intervals(tmp_path, capsys):
     assert list(ranking.columns[:5]) == ["system", "rank_low", "rank_high", "rank_ci_low",
                                          "rank_ci_high"]
     with pytest.raises(UnanimityError, match="--confidence"):
-        _run([str(src), "--metrics", f"{P},{R}", "--out", str(out), "--bootstrap", "10",
+        run_compare([str(src), "--metrics", f"{P},{R}", "--out", str(out), "--bootstrap", "10",
               "--confidence", "1.5"])
 
 
@@ -194,7 +185,7 @@ def test_bundle_format_4_reopens_with_the_intervals_and_3_still_reads(tmp_path):
     table = random_score_table(4, 8, seed=2)
     table.to_csv(src, index=False)
     out = tmp_path / "b4"
-    assert _run([str(src), "--metrics", f"{P},{R}", "--out", str(out), "--bootstrap", "50"]) == 0
+    assert run_compare([str(src), "--metrics", f"{P},{R}", "--out", str(out), "--bootstrap", "50"]) == 0
     b4 = open_bundle(out)
     assert {"uir_low", "delta_f_high"} <= set(b4.pairs.columns)
     assert {"rank_ci_low", "pareto_means"} <= set(b4.tables["ranking"].columns)

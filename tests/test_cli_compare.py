@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from compare_cli import run_compare
 from score_examples import JAIR
 
 from metrics.cli import build_parser, main
-from metrics.commands import compare as compare_cmd
 from metrics.errors import UnanimityError
 
 HERE = Path(__file__).resolve().parent
@@ -22,13 +21,6 @@ DEMO = HERE.parent / "demo_data" / "replab2013"
 PAIR_COLUMNS = ["system_a", "system_b", "uir", "n_a_better", "n_b_better", "n_tied", "uir_param",
                 "delta_f", "beats_all_alpha", "crossings", "pair_class"]
 
-
-def run_compare(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="unanimity")
-    sub = parser.add_subparsers(dest="command", required=True)
-    compare_cmd.add_parser(sub)
-    args = parser.parse_args(["compare", *argv])
-    return args.run(args)
 
 
 def test_compare_replab_score_table(tmp_path, capsys):
