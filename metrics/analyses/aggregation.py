@@ -43,7 +43,7 @@ from metrics.comparison.curves import Curves, curves_from_arrays
 from metrics.comparison.profiles import profile_of
 from metrics.comparison.reference import improves
 from metrics.compute_budget import chunk_rows
-from metrics.model.score_table import score_cube, validate_score_table
+from metrics.model.score_table import names_at, score_cube, validate_score_table
 from metrics.reports.comparison_report import CampaignComparison
 
 __all__ = ["RULES", "AggregationRobustness", "aggregation_robustness", "pareto_front",
@@ -258,8 +258,8 @@ def aggregation_robustness(table: pd.DataFrame,
     thr, strict = float(p["threshold"]), profile_of(p).strict_improved
     robust = np.asarray(improves(pd.Series(u), thr, strict)) | np.asarray(
         improves(pd.Series(-u), thr, strict))
-    nm = np.asarray(names, dtype=object)
-    flips = pd.DataFrame({"system_a": nm[a_i[flip]], "system_b": nm[b_i[flip]],
+    flips = pd.DataFrame({"system_a": names_at(names, a_i[flip]),
+                          "system_b": names_at(names, b_i[flip]),
                           "f_alpha_crosses": crosses[flip]})
     for r in RULES:
         flips[f"order_{r}"] = np.nan_to_num(order[r][flip]).astype(np.int64)

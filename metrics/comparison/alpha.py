@@ -413,11 +413,10 @@ def all_pairs_alpha(curves: Curves, average: str, bounds: _GridBounds | None = N
     vv = np.concatenate(vals_list)
     order = np.lexsort((vv, pp))
     pp, vv = pp[order], vv[order]
-    starts = np.searchsorted(pp, np.arange(n_up + 1))
+    starts = np.searchsorted(pp, np.arange(n_up + 1)).tolist()
+    values = vv.tolist()  # Python floats, sliced per pair
     for p in range(n_up):
-        cross[p] = []
-    for p in np.flatnonzero(starts[1:] > starts[:-1]):
-        cross[p] = [float(x) for x in vv[starts[p]:starts[p + 1]]]
+        cross[p] = values[starts[p]:starts[p + 1]]
     return PairsAlpha(iu, ju, beats, cross)
 
 

@@ -45,7 +45,7 @@ from metrics.comparison.paired import (
 )
 from metrics.comparison.profiles import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_TEST
 from metrics.comparison.uir import DEFAULT_TOL, check_tol
-from metrics.model.score_table import metric_directions, score_cube
+from metrics.model.score_table import metric_directions, names_at, score_cube
 
 __all__ = [
     "TestResult",
@@ -201,7 +201,6 @@ def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str
         stat_rev = -stat
     A = np.concatenate([iu, ju])
     B = np.concatenate([ju, iu])
-    names = np.asarray(cube.systems, dtype=object)
     frame = pd.DataFrame({
         "a": np.repeat(A, M),
         "b": np.repeat(B, M),
@@ -215,9 +214,9 @@ def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str
     })
     frame = frame.sort_values(["a", "b", "m"], kind="stable").reset_index(drop=True)
     out = pd.DataFrame({
-        "system_a": names[frame["a"].to_numpy()],
-        "system_b": names[frame["b"].to_numpy()],
-        "metric": np.asarray(cube.metrics, dtype=object)[frame["m"].to_numpy()],
+        "system_a": names_at(cube.systems, frame["a"].to_numpy()),
+        "system_b": names_at(cube.systems, frame["b"].to_numpy()),
+        "metric": names_at(cube.metrics, frame["m"].to_numpy()),
     })
     for c in ("delta", "direction", "statistic", "pvalue", "pvalue_corrected", "n"):
         out[c] = frame[c].to_numpy()
