@@ -206,35 +206,35 @@ def _cells(gcode: np.ndarray, scode: np.ndarray, n_g: int, n_s: int):
 
 def _dense_counts(lt: np.ndarray, lp: np.ndarray) -> np.ndarray | None:
     """The (class range x cluster range) table of counts of two small-range integer label
-    arrays; rows and columns are the label values lo..hi, in order. Both ranges are read first;
-    then, block by block, the key (lt - lo_g) * span_s + (lp - lo_s) of the block's items is
-    formed in a small buffer that stays in the cache and counted into the table with
-    ``np.add.at`` (one pass over the items: no key array of the items, unlike
-    ``np.bincount(key)``). None when the labels are not such integers or the table would
+    arrays, from one ``np.bincount`` over the key lt * span + lp; rows and columns are the
+    label values lo..hi, in order. The cluster range is read first; the class range comes with
+    the keys, block by block. None when the labels are not such integers or the table would
     exceed max(n, 2^20) cells (then :func:`factorize` and :func:`_cells` do the work)."""
-    rg = _int_range(lt)
-    rs = _int_range(lp)
-    if rg is None or rs is None or min(rg[0], rs[0]) < -(1 << 63) or max(rg[1], rs[1]) >= 1 << 63:
-        return None                     # (the last two: offsets must fit in int64)
-    span_g, span_s = rg[1] - rg[0] + 1, rs[1] - rs[0] + 1
-    if span_g * span_s > max(lt.size, 1 << 20):
+    if not (lt.size and np.issubdtype(lt.dtype, np.integer)):
         return None
-    counts = np.zeros(span_g * span_s, dtype=np.int64)
-    buf = np.empty(min(lt.size, _BLOCK), dtype=np.int64)
-    lo_g, lo_s = np.int64(rg[0]), np.int64(rs[0])
+    rs = _int_range(lp)
+    if rs is None or rs[1] - rs[0] + 1 > max(lt.size, 1 << 20):
+        return None
+    span_s = rs[1] - rs[0] + 1
+    key = np.empty(lt.size, dtype=np.int64)
+    lows, highs = [], []
     for start in range(0, lt.size, _BLOCK):
-        g, s = lt[start:start + _BLOCK], lp[start:start + _BLOCK]
-        key = buf[:g.size]
-        if lo_g:
-            np.subtract(g, lo_g, out=key, dtype=np.int64, casting="unsafe")
-            key *= span_s
-        else:
-            np.multiply(g, span_s, out=key, dtype=np.int64, casting="unsafe")
-        np.add(key, s, out=key, dtype=np.int64, casting="unsafe")
-        if lo_s:
-            key -= lo_s
-        np.add.at(counts, key, 1)
-    return counts.reshape(span_g, span_s)
+        block, out = lt[start:start + _BLOCK], key[start:start + _BLOCK]
+        lows.append(block.min())
+        highs.append(block.max())
+        np.multiply(block, span_s, out=out, casting="unsafe")
+        np.add(out, lp[start:start + _BLOCK], out=out, casting="unsafe")
+    lo_g, hi_g = int(min(lows)), int(max(highs))
+    span_g = hi_g - lo_g + 1
+    size = span_g * span_s
+    if (span_g - 1 > max(4 * lt.size, 1 << 16) or size > max(lt.size, 1 << 20)
+            or max(abs(lo_g), abs(hi_g)) * span_s + max(abs(rs[0]), abs(rs[1])) >= 1 << 62):
+        return None                     # (the last: the keys may have overflowed)
+    off = lo_g * span_s + rs[0]         # the key of (lo_g, lo_s)
+    if not 0 <= off <= size:            # negative labels, or a far offset: shift the keys
+        key -= off
+        off = 0
+    return np.bincount(key, minlength=off + size)[off:].reshape(span_g, span_s)
 
 
 def contingency_from_labels(labels_true, labels_pred) -> Contingency:
