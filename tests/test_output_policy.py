@@ -17,8 +17,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.csv as pacsv
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,7 +26,6 @@ from metrics.analyses import compare
 from metrics.cli import main
 from metrics.comparison.tie_ranking import ranking_from_comparison
 from metrics.io.scoretable import read_score_table
-from metrics.reports import table_output
 from metrics.reports.bundle import open_bundle, write_bundle
 from metrics.reports.table_input import read_csv_table
 from metrics.reports.table_output import (
@@ -286,28 +283,3 @@ def test_info_and_check_reported_print_no_raw_control(tmp_path, capsys):
         both = "".join(capsys.readouterr())
         assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", both), (argv, both)
     assert "\\x1b[2J" in both  # the error line names the path, escaped
-
-
-def test_unquoted_body_equals_arrow_csv_writer():
-    """A table with no cell to quote is written by joining each row's cells (in blocks of rows);
-    its bytes equal Arrow's CSV writer's (nulls empty, ints, booleans, floats, lists, empty
-    text), for the comma and the tab, across more rows than one block."""
-    rng = np.random.default_rng(3)
-    n = table_output._ROWS_PER_BLOCK + 1234
-    v = rng.random(n)
-    v[rng.random(n) < 0.2] = np.nan
-    df = pd.DataFrame({"name": [f"s{i % 7}" if i % 5 else "" for i in range(n)],
-                       "k": rng.integers(-5, 5, n), "x": v, "whole": np.round(v * 10),
-                       "ok": rng.random(n) < 0.5,
-                       "cross": [[0.25, float(i)] if i % 3 else [] for i in range(n)]})
-    kinds = table_output.column_kinds(df)
-    typed = table_output.typed_table(df, kinds)
-    for delim in (",", "\t"):
-        cols = [table_output._csv_column(typed.column(i).combine_chunks(), kinds[name])
-                for i, name in enumerate(typed.column_names)]
-        ref = pa.BufferOutputStream()
-        pacsv.write_csv(pa.Table.from_arrays(cols, names=typed.column_names), ref,
-                        pacsv.WriteOptions(include_header=False, delimiter=delim,
-                                           quoting_style="none"))
-        body = table_output.table_bytes(df, kinds, delim).split(b"\n", 1)[1]
-        assert body == ref.getvalue().to_pybytes()

@@ -13,13 +13,12 @@ dashboard's downloads write is made here, by :func:`table_bytes` / :func:`write_
 * **Column kinds from dtypes**: :func:`column_kinds` reads each column's dtype (``bool``,
   ``int``, ``float``, ``str``); a column of Python lists is ``list_float`` or ``list_str`` from
   the dtype of its flattened values. No cell is inspected one at a time.
-* **Vectorised formatting**: the columns become Arrow arrays, joined row by row with Arrow's
-  string functions (Arrow's CSV writer when some cell needs quotes); floats at full precision
-  (the shortest text that reads back to the same double, a whole number with its ``.0``:
-  ``0.1``, ``1.0``, ``1e-7``), ``NaN`` as an empty cell, booleans as ``True`` / ``False``, lists
-  ``;``-separated (list_str elements with ``%`` written ``%25`` and ``;`` written ``%3B``).
-  No cell is quoted unless one of the table holds a quote, the delimiter or a line break; then
-  every text cell is (Arrow quotes by column type).
+* **Vectorised formatting**: the columns become Arrow arrays and are written by Arrow's CSV
+  writer; floats at full precision (the shortest text that reads back to the same double, a
+  whole number with its ``.0``: ``0.1``, ``1.0``, ``1e-7``), ``NaN`` as an empty cell, booleans
+  as ``True`` / ``False``, lists ``;``-separated (list_str elements with ``%`` written ``%25``
+  and ``;`` written ``%3B``). No cell is quoted unless one of the table holds a quote, the
+  delimiter or a line break; then every text cell is (Arrow quotes by column type).
 
 Parquet (:func:`table_files`) holds the same columns typed, names exactly as they are: a
 typed file has no formulas to neutralise.
@@ -222,31 +221,9 @@ def _csv_bytes(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> byt
                quoting=csv.QUOTE_ALL if quote else csv.QUOTE_MINIMAL).writerow(text.column_names)
     out = pa.BufferOutputStream()  # header and body in one native buffer, copied out once
     out.write(sink.getvalue().encode("utf-8"))
-    if quote or not columns:
-        pacsv.write_csv(text, out, pacsv.WriteOptions(
-            include_header=False, delimiter=delimiter, quoting_style="needed" if quote else "none"))
-    else:
-        _joined_rows(columns, delimiter, out)
+    pacsv.write_csv(text, out, pacsv.WriteOptions(
+        include_header=False, delimiter=delimiter, quoting_style="needed" if quote else "none"))
     return out.getvalue().to_pybytes()
-
-
-_ROWS_PER_BLOCK = 32_768
-
-
-def _joined_rows(columns: list[pa.Array], delimiter: str, out: pa.BufferOutputStream) -> None:
-    """The unquoted CSV body: each row's cells joined by ``delimiter`` and ended by a line
-    break, null as an empty cell (what Arrow's writer writes with ``quoting_style="none"``),
-    one block of rows at a time (no table-sized temporaries)."""
-    text = [c if c.type == pa.string() else pc.cast(c, pa.string()) for c in columns]
-    sep, end = pa.scalar(delimiter), pa.scalar("\n")
-    for r0 in range(0, len(text[0]), _ROWS_PER_BLOCK):
-        block = [c.slice(r0, _ROWS_PER_BLOCK) for c in text]
-        rows = pc.binary_join_element_wise(*block, sep, null_handling="replace",
-                                           null_replacement="")
-        rows = pc.binary_join_element_wise(rows, pa.scalar(""), end)
-        offsets = np.frombuffer(rows.buffers()[1], dtype=np.int32)[
-            rows.offset:rows.offset + len(rows) + 1]
-        out.write(rows.buffers()[2][int(offsets[0]):int(offsets[-1])])
 
 
 def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,
