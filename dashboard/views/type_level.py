@@ -11,8 +11,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.downloads import mapping_csv
 from dashboard.figures import typelevel as figs
+from dashboard.render.downloads import mapping_csv
 
 __all__ = ["render", "TOKEN_METRICS", "TYPE_METRICS", "scores_for"]
 
