@@ -85,6 +85,7 @@ def _warm(path: str | None, testbeds: str | None = None) -> None:
         from dashboard.data.sources import (  # noqa: PLC0415 - deferred: imported by the warm-up thread
             campaign_key,
             comparison_key,
+            comparison_testbeds,
             demo_source,
             scores_key,
             table_key,
@@ -103,9 +104,7 @@ def _warm(path: str | None, testbeds: str | None = None) -> None:
             metric_names = tuple(next(iter(METRIC_PAIRS.values())))
             scores = submit(scores_key(src, False, metric_names), evaluate, campaign,
                             list(metric_names), "penalize").result()
-            beds = campaign.topic_testbeds()
-            if not beds or len(set(beds.values())) < 2:
-                beds = None  # as dashboard.data.live.comparison: two test beds or none
+            beds = comparison_testbeds(campaign.topic_testbeds())
             p, r = metric_names
             submit(comparison_key(table_key(src, False, p, r), DEFAULT_TEST, DEFAULT_CORRECTION,
                                   "macro"),
