@@ -33,6 +33,8 @@ from metrics.model.formats import (
     unregister_format,
 )
 from metrics.model.validation import LoadNote
+from tests.trec_toy import RUNS as TOY_RUNS
+from tests.trec_toy import write_trec
 
 
 # --- the toy format: what a contributor writes in its module ------------------------------------
@@ -158,3 +160,14 @@ def test_the_guide_gives_the_order_of_detection_of_the_registry():
     said = re.search(r"in this order: ([^\n]+(?:\n[^\n]+)?), first about", guide)
     assert said, "docs/guide.md no longer states the order of detection"
     assert re.findall(r"`(\w+)`", said.group(1)) == list(FORMATS)
+
+
+def test_a_trec_folder_with_a_saved_score_table_stays_a_trec_campaign(tmp_path):
+    """The folder claims are asked in the registry's order: TREC (qrels beside runs/) before a
+    score-table folder (scores.<ext>, no gold), as before the registry."""
+    folder = write_trec(tmp_path)
+    (folder / "scores.csv").write_text("system,topic,metric,value\ngood,q1,P@10,0.5\n",
+                                       encoding="utf-8")
+    campaign = load(folder)
+    assert campaign.scores is None and sorted(campaign.runs) == sorted(TOY_RUNS)
+    assert load(folder, format="scores").scores is not None

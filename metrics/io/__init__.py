@@ -3,6 +3,8 @@
 Formats (auto-detected, or named with ``format=``), in the order of detection:
 
 ================  ==============================================================================
+``conllu``        CoNLL-U token tagging, :mod:`metrics.io.conllu_campaign`.
+``trec``          TREC qrels and runs, :mod:`metrics.io.trec`.
 ``replab``        RepLab / EvALL 3-column TSV with header ``entity_id, tweet_id, topic``
                   (Latin-1), :mod:`metrics.io.replab`.
 ``scores``        score table ``system, topic, metric, value`` (precomputed per-topic scores),
@@ -11,8 +13,6 @@ Formats (auto-detected, or named with ``format=``), in the order of detection:
 ``organisation``  priority levels ``topic, item, level[, cluster]``, :mod:`metrics.io.organisation`.
 ``long``          long table ``topic, item, cluster[, weight][, system]`` in CSV, TSV or Parquet
                   (or a folder of Parquet part files), :mod:`metrics.io.long_table`.
-``conllu``        CoNLL-U token tagging, :mod:`metrics.io.conllu_campaign`.
-``trec``          TREC qrels and runs, :mod:`metrics.io.trec`.
 ``semeval``       SemEval word-sense-induction keys ``word instance label[/weight] ...``,
                   :mod:`metrics.io.semeval`.
 ``weps``          WePS XML: a folder of ``NAME.clust.xml`` per clustering, :mod:`metrics.io.weps`.

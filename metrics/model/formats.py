@@ -49,6 +49,9 @@ class FormatEntry:
 
 _C, _O = CampaignKind.CLUSTERING, CampaignKind.OVERLAPPING_CLUSTERING
 _ENTRIES: list[FormatEntry] = [
+    FormatEntry("conllu", "CoNLL-U token tagging", (CampaignKind.TOKEN_TAGGING,),
+                "metrics.io.conllu_campaign"),
+    FormatEntry("trec", "TREC qrels and runs", (CampaignKind.RANKING,), "metrics.io.trec"),
     FormatEntry("replab", "RepLab / EvALL TSV", (_C, _O), "metrics.io.replab"),
     FormatEntry("scores", "score table system, topic, metric, value",
                 (CampaignKind.SCORE_TABLE,), "metrics.io.scoretable"),
@@ -58,9 +61,6 @@ _ENTRIES: list[FormatEntry] = [
                 (CampaignKind.RANKING, CampaignKind.FILTERING, CampaignKind.ORGANISATION_MIXTURE),
                 "metrics.io.organisation"),
     FormatEntry("long", "long table topic, item, cluster", (_C, _O), "metrics.io.long_table"),
-    FormatEntry("conllu", "CoNLL-U token tagging", (CampaignKind.TOKEN_TAGGING,),
-                "metrics.io.conllu_campaign"),
-    FormatEntry("trec", "TREC qrels and runs", (CampaignKind.RANKING,), "metrics.io.trec"),
     FormatEntry("semeval", "SemEval sense-induction keys", (_C, _O), "metrics.io.semeval"),
     FormatEntry("weps", "WePS XML folders", (_C, _O), "metrics.io.weps"),
 ]
