@@ -19,10 +19,9 @@ import json
 import shutil
 import zipfile
 
-from dashboard_server import OUT, dashboard_server, free_port, unanimity  # noqa: E402
+from dashboard_server import OUT, SIDEWAYS, dashboard_server, free_port, unanimity  # noqa: E402
 from dashboard_server import ready as _ready  # noqa: E402
 from dashboard_server import screenshots as _shots  # noqa: E402
-from test_browser_meeting import _OVERFLOW  # noqa: E402 - the meeting test's one check
 
 from metrics.reports.latex import latex_escape  # noqa: E402
 
@@ -159,7 +158,7 @@ def test_no_bundle_table_scrolls_sideways_at_1024(browser, server):
         for path, title in BUNDLE_PAGES:
             pg.goto(f"{server}/{path}?bundle=cli-bundle")
             _ready(pg, title)
-            over = pg.evaluate(_OVERFLOW)
+            over = pg.evaluate(SIDEWAYS)
             if over:
                 wide[path or "leaderboard"] = over
     finally:
