@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from metrics.errors import CampaignFormatError, UnanimityError
@@ -100,7 +100,7 @@ class FilesRequest:
     source: str
     testbed_rule: TestbedRule = None
     run_names: Sequence[str] | None = None
-    reader_options: Mapping[str, object] | None = field(default=None)
+    reader_options: Mapping[str, object] | None = None
 
 
 class CampaignFormat:
