@@ -22,7 +22,7 @@ import zipfile
 from dashboard_server import OUT, dashboard_server, free_port, unanimity  # noqa: E402
 from dashboard_server import ready as _ready  # noqa: E402
 from dashboard_server import screenshots as _shots  # noqa: E402
-from test_browser_meeting import _OVERFLOW  # noqa: E402 - the meeting test's one check
+from test_browser_slides import _SIDEWAYS  # noqa: E402 - the slides test's one check
 
 from metrics.reports.latex import latex_escape  # noqa: E402
 
@@ -159,7 +159,7 @@ def test_no_bundle_table_scrolls_sideways_at_1024(browser, server):
         for path, title in BUNDLE_PAGES:
             pg.goto(f"{server}/{path}?bundle=cli-bundle")
             _ready(pg, title)
-            over = pg.evaluate(_OVERFLOW)
+            over = pg.evaluate(_SIDEWAYS)
             if over:
                 wide[path or "leaderboard"] = over
     finally:
