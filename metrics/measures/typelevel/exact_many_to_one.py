@@ -14,11 +14,15 @@ set reading of h(B_i) (Reichart, Abend and Rappoport 2010, §4.1): IM_i = Σ_{c 
   binary s_ih picks |h(B_i)| = h (1 ≤ h ≤ min(|B_i|, n)) and IM_i is split into parts IM_ih ≤
   min(h, |A_i|) s_ih, each weighted 2 / (|A_i| + h): linear, and exact at integral points.
 * **MicroC F** = Σ_c 2 U_c I_c / (U_c + |c|) / N* with U_c = |z_c| (types reaching c),
-  I_c = |z_c ∩ c| and N* = Σ_c U_c. With r_c = I_c / (U_c + |c|), 2 U_c I_c / (U_c + |c|) =
-  2 I_c - 2 |c| r_c, and the constraint r_c (U_c + |c|) ≥ I_c is linear once U_c is written in
-  binary (U_c = Σ_b 2^b β_cb) and each product r_c β_cb is replaced by z_cb with the exact
-  McCormick inequalities of a product of a binary and a bounded variable. N* is constant when
-  every type has one cluster; otherwise Dinkelbach's method handles the ratio.
+  I_c = |z_c ∩ c| and N* = Σ_c U_c. With q_c = U_c / (U_c + |c|) the class term is 2 I_c q_c.
+  A variable p = q_c v for every carrier v of class c (x_kc, or y_jc of a merged type), with
+  the McCormick inequalities of a product of q_c ∈ [0, q̄_c] and v ∈ [0, 1] (p ≤ q_c,
+  p ≤ q̄_c v, p ≥ q_c - q̄_c (1 - v): exact when v is 0 or 1), makes I_c q_c = Σ (weight) p
+  and q_c (U_c + |c|) ≤ U_c linear; the concave bound q_c ≤ U_c / (U_c + |c|) is also cut by
+  its tangents. At integral x the program is the measure exactly, so branch and bound needs
+  no other integer variable; its LP bound lies 0.001-0.03 above hill climbing on UD EWT
+  (writing U_c in binary digits, with a product per digit, left 0.06-0.42). N* is constant
+  when every type has one cluster; otherwise Dinkelbach's method handles the ratio.
 
 The start (hill climbing) gives the first λ. ``solve`` returns the best mapping seen and a
 proven upper bound on the optimum: the solver's dual bound, turned into a bound on the ratio
@@ -50,6 +54,10 @@ EXACT_TOL = 1e-6
 MAX_NONZEROS = 5_000_000
 #: Seconds allowed to the LP relaxation alone (a time limit of 0).
 _LP_SECONDS = 10.0
+#: Tangent points of U / (U + |c|) in the MicroC program: 0, 1, ..., STEPS - 1, then STEPS times
+#: GROWTH^j up to the largest U_c; any set of tangents is valid, more make the relaxation tighter.
+_TANGENT_STEPS = 24
+_TANGENT_GROWTH = 1.1
 
 
 @dataclass(frozen=True)
@@ -210,47 +218,53 @@ class _Model:
                np.concatenate((np.ones(rr.size), -cap)), -np.inf, 0.0, rr.size)
 
     def _microc_parts(self, t, ksize: np.ndarray, w: np.ndarray, g_a: np.ndarray) -> None:
-        """r_c, β_cb and z_cb = r_c β_cb per class (module docstring)."""
-        m, n, nx, lp = self.m, self.n, self.nx, self.lp
+        """q_c, p = q_c · v for every carrier v (x_kc, y_jc) of class c, and the tangent cuts of
+        q_c ≤ U_c / (U_c + |c|) (module docstring)."""
+        n, nx, lp = self.n, self.nx, self.lp
         size = t.class_size.astype(float)
-        u_max = self.n_mono + int(self.mult.sum())
-        bits = max(1, int(u_max).bit_length())
-        r = self._new_vars(n, 0.0, 0.5, False)
-        beta = self._new_vars(n * bits, 0.0, 1.0, True)
-        z = self._new_vars(n * bits, 0.0, 0.5, False)
         n_g = g_a.shape[0]
+        u_max = float(self.n_mono + self.mult.sum())
+        q_max = u_max / (u_max + size)
         cls = np.arange(n)
-        x_idx = (np.arange(m)[:, None] * n + cls[None, :]).T  # (n, m)
-        y_idx = (nx + np.arange(n_g)[:, None] * n + cls[None, :]).T  # (n, n_g)
-        pw = 2.0 ** np.arange(bits)
-        b_idx = beta.reshape(n, bits)
-        z_idx = z.reshape(n, bits)
-        # U_c = Σ_b 2^b β_cb
-        cols = np.concatenate((b_idx, x_idx, y_idx), axis=1)
-        vals = np.concatenate((np.tile(pw, (n, 1)), -np.tile(ksize, (n, 1)),
-                               -np.tile(self.mult, (n, 1))), axis=1)
-        lp.add(np.repeat(cls, cols.shape[1]), cols.reshape(-1), vals.reshape(-1), 0.0, 0.0, n)
-        # Σ_b 2^b z_cb + |c| r_c - I_c >= 0
-        ya = (g_a.T * self.mult[None, :])  # (n, n_g) weight of y_jc in I_c
-        cols = np.concatenate((z_idx, r[:, None], x_idx, y_idx), axis=1)
-        vals = np.concatenate((np.tile(pw, (n, 1)), size[:, None], -w.T, -ya), axis=1)
-        lp.add(np.repeat(cls, cols.shape[1]), cols.reshape(-1), vals.reshape(-1), 0.0, np.inf, n)
-        rc = np.repeat(r, bits)
-        rr = np.arange(n * bits)
-        two = np.concatenate((rr, rr))
-        lp.add(two, np.concatenate((z, rc)), np.concatenate((np.ones(rr.size), -np.ones(rr.size))),
-               -np.inf, 0.0, rr.size)  # z <= r
-        lp.add(two, np.concatenate((z, beta)), np.concatenate((np.ones(rr.size),
-                                                               np.full(rr.size, -0.5))),
-               -np.inf, 0.0, rr.size)  # z <= β / 2
-        three = np.concatenate((rr, rr, rr))
-        lp.add(three, np.concatenate((z, rc, beta)),
-               np.concatenate((np.ones(rr.size), -np.ones(rr.size), np.full(rr.size, -0.5))),
-               -0.5, np.inf, rr.size)  # z >= r - (1 - β) / 2
-        # score numerator: Σ_c 2 I_c - 2 |c| r_c
-        self.num[:nx] += 2 * w.reshape(-1)
-        self.num[nx:nx + n_g * n] += 2 * ya.T.reshape(-1)
-        self.num[r] = -2 * size
+        # carriers of class c: x_kc (k = 0..m-1), then y_jc (j = 0..n_g-1); shape (n, m + n_g)
+        carrier = np.concatenate(((np.arange(self.m)[:, None] * n + cls[None, :]).T,
+                                  (nx + np.arange(n_g)[:, None] * n + cls[None, :]).T), axis=1)
+        n_c = carrier.shape[1]
+        a_size = np.tile(np.concatenate((ksize, self.mult)), (n, 1))  # weight in U_c
+        a_int = np.concatenate((w.T, g_a.T * self.mult[None, :]), axis=1)  # weight in I_c
+        q = self._new_vars(n, 0.0, q_max, False)
+        prod = self._new_vars(n * n_c, 0.0, np.repeat(q_max, n_c), False).reshape(n, n_c)
+        qc = np.repeat(q, n_c)
+        qm = np.repeat(q_max, n_c)
+        pf, cf = prod.reshape(-1), carrier.reshape(-1)
+        rr = np.arange(pf.size)
+        two, ones = np.concatenate((rr, rr)), np.ones(pf.size)
+        lp.add(two, np.concatenate((pf, qc)), np.concatenate((ones, -ones)),
+               -np.inf, 0.0, rr.size)  # p <= q
+        lp.add(two, np.concatenate((pf, cf)), np.concatenate((ones, -qm)),
+               -np.inf, 0.0, rr.size)  # p <= q_max v
+        lp.add(np.concatenate((rr, rr, rr)), np.concatenate((pf, qc, cf)),
+               np.concatenate((ones, -ones, -qm)), -qm, np.inf, rr.size)  # p >= q - q_max (1 - v)
+        # q_c (U_c + |c|) <= U_c: Σ a p + |c| q - Σ a v <= 0
+        row = np.repeat(cls, 2 * n_c + 1)
+        cols = np.concatenate((prod, carrier, q[:, None]), axis=1)
+        vals = np.concatenate((a_size, -a_size, size[:, None]), axis=1)
+        lp.add(row, cols.reshape(-1), vals.reshape(-1), -np.inf, 0.0, n)
+        # tangents of the concave φ_c(U) = U / (U + |c|): q_c <= φ(u) + φ'(u) (U_c - u)
+        far = _TANGENT_STEPS * _TANGENT_GROWTH ** np.arange(
+            int(np.log(max(u_max / _TANGENT_STEPS, 1.0)) / np.log(_TANGENT_GROWTH)) + 1)
+        grid = np.unique(np.round(np.concatenate((np.arange(_TANGENT_STEPS), far))))
+        grid = grid[grid <= u_max]
+        cu, gu = np.repeat(cls, grid.size), np.tile(grid, n)
+        slope = size[cu] / (gu + size[cu]) ** 2
+        n_t = cu.size
+        row = np.repeat(np.arange(n_t), n_c + 1)
+        cols = np.concatenate((q[cu][:, None], carrier[cu]), axis=1)
+        vals = np.concatenate((np.ones((n_t, 1)), -slope[:, None] * a_size[cu]), axis=1)
+        lp.add(row, cols.reshape(-1), vals.reshape(-1), -np.inf,
+               gu / (gu + size[cu]) - slope * gu, n_t)
+        # score numerator: Σ_c 2 I_c q_c = Σ 2 (weight in I_c) p
+        self.num[pf] = 2 * a_int.reshape(-1)
 
     def arrays(self):
         a, lo, hi = self.lp.matrix(self.n_vars)
