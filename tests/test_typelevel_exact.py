@@ -319,6 +319,20 @@ def test_bundled_polysemous_run_is_exact_for_macro_and_micro(ewt):
             assert best.exact and best.method == "integer program"
 
 
+def test_bundled_microc_is_exact_with_a_longer_search(ewt):
+    """On real topics the MicroC program proves its optimum given time, at or above hill
+    climbing's score, and the default's LP bound contains it (docs/type-level.md)."""
+    run = ewt.aligned("brown-17", "penalize").membership
+    entries = topic_entries(ewt.gold_membership, run, ewt.item_type, ewt.item_topic, ewt.n_topics)
+    for te in (entries[2], entries[5]):
+        quick = best_mapping(te.entries, "microc", "many_to_one")
+        full = best_mapping(te.entries, "microc", "many_to_one", time_limit=120)
+        assert full.exact and full.method == "integer program" and full.gap == 0.0
+        assert quick.value <= full.value + 1e-12
+        assert full.value <= quick.value + quick.gap + 1e-9
+        assert quick.gap < 0.05
+
+
 def test_bundled_export_states_exactness(ewt):
     m1 = type_mappings(ewt, "ctxkm-17", mapping="many_to_one", measure="macro")
     assert set(m1["exactness"]) == {"exact"} and m1["exact"].all() and (m1["gap"] == 0).all()
