@@ -321,7 +321,7 @@ def test_bundled_polysemous_run_is_exact_for_macro_and_micro(ewt):
 
 def test_bundled_microc_is_exact_with_a_longer_search(ewt):
     """On real topics the MicroC program proves its optimum given time, at or above hill
-    climbing's score, and the default's LP bound contains it (docs/type-level.md)."""
+    climbing's score, and the default's quick bound contains it (docs/type-level.md)."""
     run = ewt.aligned("brown-17", "penalize").membership
     entries = topic_entries(ewt.gold_membership, run, ewt.item_type, ewt.item_topic, ewt.n_topics)
     for te in (entries[2], entries[5]):
@@ -330,7 +330,6 @@ def test_bundled_microc_is_exact_with_a_longer_search(ewt):
         assert full.exact and full.method == "integer program" and full.gap == 0.0
         assert quick.value <= full.value + 1e-12
         assert full.value <= quick.value + quick.gap + 1e-9
-        assert quick.gap < 0.05
 
 
 def test_bundled_export_states_exactness(ewt):

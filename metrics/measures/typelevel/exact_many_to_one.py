@@ -14,15 +14,9 @@ set reading of h(B_i) (Reichart, Abend and Rappoport 2010, §4.1): IM_i = Σ_{c 
   binary s_ih picks |h(B_i)| = h (1 ≤ h ≤ min(|B_i|, n)) and IM_i is split into parts IM_ih ≤
   min(h, |A_i|) s_ih, each weighted 2 / (|A_i| + h): linear, and exact at integral points.
 * **MicroC F** = Σ_c 2 U_c I_c / (U_c + |c|) / N* with U_c = |z_c| (types reaching c),
-  I_c = |z_c ∩ c| and N* = Σ_c U_c. With q_c = U_c / (U_c + |c|) the class term is 2 I_c q_c.
-  A variable p = q_c v for every carrier v of class c (x_kc, or y_jc of a merged type), with
-  the McCormick inequalities of a product of q_c ∈ [0, q̄_c] and v ∈ [0, 1] (p ≤ q_c,
-  p ≤ q̄_c v, p ≥ q_c - q̄_c (1 - v): exact when v is 0 or 1), makes I_c q_c = Σ (weight) p
-  and q_c (U_c + |c|) ≤ U_c linear; the concave bound q_c ≤ U_c / (U_c + |c|) is also cut by
-  its tangents (U_c is a variable of its own, so each tangent row has two entries). At
-  integral x the program is the measure exactly, so branch and bound needs no other integer
-  variable; its LP bound lies 0.002-0.047 above hill climbing on UD EWT (writing U_c in binary
-  digits, with a product per digit, left 0.06-0.42). N* is constant when every type has one
+  I_c = |z_c ∩ c| and N* = Σ_c U_c: :mod:`metrics.measures.typelevel.microc_program` adds
+  its variables and rows (products q_c · x_kc, exact at integral x; with a zero time limit the
+  quicker, looser bound of U_c in binary digits). N* is constant when every type has one
   cluster; otherwise Dinkelbach's method handles the ratio. The search adds a cutoff row: only
   mappings better than the best one by EXACT_TOL / 2 are feasible, so an infeasible program
   proves the best one exact (HiGHS does not take a starting mapping).
@@ -31,8 +25,6 @@ The start (hill climbing) gives the first λ. ``solve`` returns the best mapping
 proven upper bound on the optimum: the solver's dual bound, turned into a bound on the ratio
 (λ + max(bound, 0) / min D); the mapping is exact when it is within :data:`EXACT_TOL` of that
 bound. At the time limit the bound still holds, so the caller can state the gap.
-
-(Size: a little over 400 lines; the three programs share one builder and one solve loop.)
 """
 
 from __future__ import annotations
@@ -50,6 +42,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix, vstack
 
+from metrics.measures.typelevel.microc_program import add_binary_digits, add_products
+
 __all__ = ["Solved", "solve", "EXACT_TOL", "MAX_NONZEROS"]
 
 #: A mapping within this of the proven bound is reported as exact (HiGHS proves optimality up
@@ -63,10 +57,6 @@ _LP_SECONDS = 10.0
 _INFEASIBLE = 2
 #: Its statuses of a program solved, stopped at its time limit, or proven infeasible.
 _SOLVED = (0, 1, 2)
-#: Tangent points of U / (U + |c|) in the MicroC program: 0, 1, ..., STEPS - 1, then STEPS times
-#: GROWTH^j up to the largest U_c; any set of tangents is valid, more make the relaxation tighter.
-_TANGENT_STEPS = 24
-_TANGENT_GROWTH = 1.1
 
 
 @dataclass(frozen=True)
@@ -124,7 +114,7 @@ class _Model:
     """The integer program of one measure: variables, rows, and the score as
     (num · v + num0) / (den · v + den0)."""
 
-    def __init__(self, t, measure: str) -> None:
+    def __init__(self, t, measure: str, quick: bool = False) -> None:
         e = t.e
         m, n = e.n_clusters, e.n_classes
         self.m, self.n = m, n
@@ -189,10 +179,10 @@ class _Model:
             self.num = np.zeros(nx + ny)
             self.den = np.concatenate((np.zeros(nx), y_1))
             self.den0 = float(self.n_mono)
-            self._microc_parts(t, ksize, w, g_a)
+            (add_binary_digits if quick else add_products)(self, t, ksize, w, g_a)
         self.den_min = self.den0 + float(self.mult.sum())  # every type reaches >= 1 class
 
-    def _new_vars(self, count: int, lb, ub, integer: bool) -> np.ndarray:
+    def new_vars(self, count: int, lb, ub, integer: bool) -> np.ndarray:
         idx = np.arange(self.n_vars, self.n_vars + count)
         self.n_vars += count
         self.integrality.append(np.full(count, 1.0 if integer else 0.0))
@@ -209,9 +199,9 @@ class _Model:
         h_max = np.minimum(g_b.sum(axis=1), n)
         gj = np.repeat(np.arange(h_max.size), h_max)  # one (group, h) per part
         h = np.arange(gj.size) - np.repeat(np.cumsum(h_max) - h_max, h_max) + 1
-        s = self._new_vars(gj.size, 0.0, 1.0, True)
+        s = self.new_vars(gj.size, 0.0, 1.0, True)
         cap = np.minimum(h, a_size[gj]).astype(float)
-        part = self._new_vars(gj.size, 0.0, cap, False)
+        part = self.new_vars(gj.size, 0.0, cap, False)
         self.num[part] = self.mult[gj] * 2.0 / (a_size[gj] + h)
         n_g = h_max.size
         lp.add(gj, s, 1.0, 1.0, 1.0, n_g)  # one value of |h(B_j)|
@@ -225,59 +215,6 @@ class _Model:
         rr = np.arange(part.size)
         lp.add(np.concatenate((rr, rr)), np.concatenate((part, s)),  # IM_jh <= cap s_jh
                np.concatenate((np.ones(rr.size), -cap)), -np.inf, 0.0, rr.size)
-
-    def _microc_parts(self, t, ksize: np.ndarray, w: np.ndarray, g_a: np.ndarray) -> None:
-        """q_c, p = q_c · v for every carrier v (x_kc, y_jc) of class c, and the tangent cuts of
-        q_c ≤ U_c / (U_c + |c|) (module docstring)."""
-        n, nx, lp = self.n, self.nx, self.lp
-        size = t.class_size.astype(float)
-        n_g = g_a.shape[0]
-        u_max = float(self.n_mono + self.mult.sum())
-        q_max = u_max / (u_max + size)
-        cls = np.arange(n)
-        # carriers of class c: x_kc (k = 0..m-1), then y_jc (j = 0..n_g-1); shape (n, m + n_g)
-        carrier = np.concatenate(((np.arange(self.m)[:, None] * n + cls[None, :]).T,
-                                  (nx + np.arange(n_g)[:, None] * n + cls[None, :]).T), axis=1)
-        n_c = carrier.shape[1]
-        a_size = np.tile(np.concatenate((ksize, self.mult)), (n, 1))  # weight in U_c
-        a_int = np.concatenate((w.T, g_a.T * self.mult[None, :]), axis=1)  # weight in I_c
-        q = self._new_vars(n, 0.0, q_max, False)
-        prod = self._new_vars(n * n_c, 0.0, np.repeat(q_max, n_c), False).reshape(n, n_c)
-        qc = np.repeat(q, n_c)
-        qm = np.repeat(q_max, n_c)
-        pf, cf = prod.reshape(-1), carrier.reshape(-1)
-        rr = np.arange(pf.size)
-        two, ones = np.concatenate((rr, rr)), np.ones(pf.size)
-        lp.add(two, np.concatenate((pf, qc)), np.concatenate((ones, -ones)),
-               -np.inf, 0.0, rr.size)  # p <= q
-        lp.add(two, np.concatenate((pf, cf)), np.concatenate((ones, -qm)),
-               -np.inf, 0.0, rr.size)  # p <= q_max v
-        lp.add(np.concatenate((rr, rr, rr)), np.concatenate((pf, qc, cf)),
-               np.concatenate((ones, -ones, -qm)), -qm, np.inf, rr.size)  # p >= q - q_max (1 - v)
-        # U_c as a variable of its own (the tangent rows then have two entries each)
-        u = self._new_vars(n, 0.0, u_max, False)
-        row = np.repeat(cls, n_c + 1)
-        cols = np.concatenate((u[:, None], carrier), axis=1)
-        vals = np.concatenate((np.ones((n, 1)), -a_size), axis=1)
-        lp.add(row, cols.reshape(-1), vals.reshape(-1), 0.0, 0.0, n)
-        # q_c (U_c + |c|) <= U_c: Σ a p + |c| q - U_c <= 0
-        row = np.repeat(cls, n_c + 2)
-        cols = np.concatenate((prod, q[:, None], u[:, None]), axis=1)
-        vals = np.concatenate((a_size, size[:, None], -np.ones((n, 1))), axis=1)
-        lp.add(row, cols.reshape(-1), vals.reshape(-1), -np.inf, 0.0, n)
-        # tangents of the concave φ_c(U) = U / (U + |c|): q_c <= φ(u) + φ'(u) (U_c - u)
-        far = _TANGENT_STEPS * _TANGENT_GROWTH ** np.arange(
-            int(np.log(max(u_max / _TANGENT_STEPS, 1.0)) / np.log(_TANGENT_GROWTH)) + 1)
-        grid = np.unique(np.round(np.concatenate((np.arange(_TANGENT_STEPS), far))))
-        grid = grid[grid <= u_max]
-        cu, gu = np.repeat(cls, grid.size), np.tile(grid, n)
-        slope = size[cu] / (gu + size[cu]) ** 2
-        n_t = cu.size
-        lp.add(np.repeat(np.arange(n_t), 2), np.column_stack((q[cu], u[cu])).reshape(-1),
-               np.column_stack((np.ones(n_t), -slope)).reshape(-1), -np.inf,
-               gu / (gu + size[cu]) - slope * gu, n_t)
-        # score numerator: Σ_c 2 I_c q_c = Σ 2 (weight in I_c) p
-        self.num[pf] = 2 * a_int.reshape(-1)
 
     def arrays(self):
         a, lo, hi = self.lp.matrix(self.n_vars)
@@ -371,7 +308,7 @@ def solve(t, measure: str, start: np.ndarray, time_limit: float) -> Solved:
     """
     best = np.asarray(start, dtype=np.int64)
     best_value = t.value(measure, best)
-    model = _Model(t, measure)
+    model = _Model(t, measure, quick=time_limit <= 0)
     if model.den_min <= 0:  # no type has a cluster: every mapping scores the same
         return Solved(best, best_value, True)
     if model.lp.nnz > MAX_NONZEROS:
