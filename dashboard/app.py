@@ -35,6 +35,8 @@ st.markdown(
     [data-testid="stSidebar"] label p {font-size: 0.85rem;}
     .block-container {padding-top: 3.2rem; padding-bottom: 2rem;}
     h1 {font-size: 1.9rem !important; padding-bottom: 0.1rem !important;}
+    [data-testid="stMain"] pre, [data-testid="stMain"] pre code {white-space: pre-wrap !important;
+        overflow-wrap: anywhere;}
     .unanimity-verdict {font-size: 1.2rem; font-weight: 600; margin: 0.2rem 0 0.6rem 0;}
     [data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div,
     [data-testid="stMetricDelta"] div {white-space: normal !important; overflow: visible !important;
@@ -96,9 +98,9 @@ from dashboard.ui import guard  # noqa: E402
 
 
 def _token_tagging() -> bool:
-    from dashboard import data  # noqa: PLC0415 - deferred: imported after the spinner is on the page
+    from dashboard.data import live  # noqa: PLC0415 - deferred: imported after the spinner is on the page
 
-    return bool(data.campaign_info(state.selection().source).get("token_tagging"))
+    return bool(live.campaign_info(state.selection().source).get("token_tagging"))
 
 
 state.apply_requests()

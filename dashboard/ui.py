@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import figures
+from dashboard.data.uploads import user_text
 from dashboard.state import Selection
-from dashboard.uploads import user_text
 from metrics.errors import UnanimityError
+
+if TYPE_CHECKING:  # the data layer loads after the page's first paint
+    from dashboard.data.view import Settings
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system"]
 
@@ -69,7 +73,7 @@ def fmt_system(name: str, role: str | None = None) -> str:
     return f":{color}[**{tag}{name}**]"
 
 
-def pair_caption(sel: Selection) -> str:
+def pair_caption(sel: Selection | Settings) -> str:
     return (f"{fmt_system(sel.a, 'A')} vs {fmt_system(sel.b, 'B')} \u00b7 "
             f"{sel.precision} / {sel.recall} \u00b7 \u03b1 = {sel.alpha:.2f} \u00b7 "
             f"{sel.average} average \u00b7 UIR threshold {sel.threshold:.2f}")

@@ -4,9 +4,9 @@
 :func:`start` before handing over to ``streamlit run``. A background thread imports the heavy
 modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on,
 scores it on the default metric pair and computes the alpha-free comparison core every page reads.
-The keys come from :mod:`dashboard.sources`, the one owner of the dashboard's cache keys. The first
-session then finds them here instead of
-computing them (``dashboard.data`` asks :func:`take` before computing), so the first chart
+The keys come from :mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys.
+The first session then finds them here instead of
+computing them (``dashboard.data.live`` asks :func:`take` before computing), so the first chart
 appears within a few seconds of opening the page. Nothing is computed here that the dashboard
 would not compute itself, with the same ``metrics`` calls.
 """
@@ -82,9 +82,10 @@ def preimport() -> None:
 
 def _warm(path: str | None, testbeds: str | None = None) -> None:
     try:
-        from dashboard.sources import (  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from dashboard.data.sources import (  # noqa: PLC0415 - deferred: imported by the warm-up thread
             campaign_key,
             comparison_key,
+            comparison_testbeds,
             demo_source,
             scores_key,
             table_key,
@@ -103,9 +104,7 @@ def _warm(path: str | None, testbeds: str | None = None) -> None:
             metric_names = tuple(next(iter(METRIC_PAIRS.values())))
             scores = submit(scores_key(src, False, metric_names), evaluate, campaign,
                             list(metric_names), "penalize").result()
-            beds = campaign.topic_testbeds()
-            if not beds or len(set(beds.values())) < 2:
-                beds = None  # as dashboard.data.comparison: two test beds or none
+            beds = comparison_testbeds(campaign.topic_testbeds())
             p, r = metric_names
             submit(comparison_key(table_key(src, False, p, r), DEFAULT_TEST, DEFAULT_CORRECTION,
                                   "macro"),
