@@ -19,7 +19,9 @@ or table is still a placeholder (``open``: to the first chart):
 ``UNANIMITY_BENCH_RUNS`` (default 1) repeats the whole walk with fresh servers; each line gives
 the median of the runs and every run's seconds. Each ratio is target / median seconds (>= 1
 meets the target). Skipped when Debian's chromium or Playwright is missing, and in the quick
-mode. ``UNANIMITY_BENCH_PORT`` sets the port (default: a free one). The numbers of record are
+mode. ``UNANIMITY_BENCH_PORT`` sets the port (default: a free one); ``UNANIMITY_BENCH_LOG``
+names a file the servers' output is appended to (with ``UNANIMITY_TIMING=1``: the server time
+of each script run, the rest of a step is the browser's). The numbers of record are
 in docs/dashboard-in-use.md, "Timings".
 """
 
@@ -92,9 +94,11 @@ def _server(args: list[str]):
     warm-up loads the campaign while the user opens the browser)."""
     port = _port()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    log = os.environ.get("UNANIMITY_BENCH_LOG")  # the server's output (with UNANIMITY_TIMING)
+    out = open(log, "a") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     proc = subprocess.Popen([sys.executable, "-m", "metrics", "dashboard", *args,
                              "--port", str(port)], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            stdout=out, stderr=subprocess.STDOUT if log else out,
                             start_new_session=True)
     try:
         deadline = time.time() + 60
@@ -112,6 +116,8 @@ def _server(args: list[str]):
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
+        if log:
+            out.close()
 
 
 def _wait_done(pg, t0: float) -> float:

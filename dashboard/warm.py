@@ -14,9 +14,16 @@ would not compute itself, with the same ``metrics`` calls.
 from __future__ import annotations
 
 import logging
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
 import threading
+import time
 from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 __all__ = ["start", "take", "submit"]
 
@@ -80,40 +87,131 @@ def preimport() -> None:
     from dashboard import figures  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
 
 
-def _warm(path: str | None, testbeds: str | None = None) -> None:
+def _first_pair(campaign) -> tuple[str, str]:
+    """The metric pair the sidebar opens a campaign on (:func:`dashboard.data.metric_pairs`)."""
+    from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+    return tuple(next(iter(default_metric_pairs(campaign).values())))  # type: ignore[return-value]
+
+
+def _pair_and_core(src, campaign) -> None:
+    """Score ``campaign`` on its first pair and compute the comparison core (as the session)."""
+    from dashboard.sources import comparison_key, scores_key, table_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+    pair = _first_pair(campaign)
+    scores = submit(scores_key(src, False, pair), evaluate, campaign, list(pair),
+                    "penalize").result()
+    beds = campaign.topic_testbeds()
+    if not beds or len(set(beds.values())) < 2:
+        beds = None  # as dashboard.data.comparison: two test beds or none
+    p, r = pair
+    submit(comparison_key(table_key(src, False, p, r), DEFAULT_TEST, DEFAULT_CORRECTION,
+                          "macro"),
+           lambda: comparison_core(scores, p, r, test=DEFAULT_TEST,
+                                   correction=DEFAULT_CORRECTION, average="macro",
+                                   testbeds=beds))
+
+
+def _warm(path: str | None, testbeds: str | None = None, later: bool = False) -> None:
+    """Load the campaign at ``path`` (None: the bundled one), score its first pair and compute
+    its comparison core; then the bundled UD English EWT campaign the same way (when the
+    selector offers it); with ``later``, the slow rest in a low-priority child process
+    (:func:`_later`)."""
     try:
-        from dashboard.sources import (  # noqa: PLC0415 - deferred: imported by the warm-up thread
-            campaign_key,
-            comparison_key,
-            demo_source,
-            scores_key,
-            table_key,
-        )
-        from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
-        from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from dashboard.sources import UD_PATH, campaign_key, demo_source, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.io import load  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.io.testbeds import testbeds_option  # noqa: PLC0415 - deferred: imported by the warm-up thread
-        from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415 - deferred: imported by the warm-up thread
-        from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
         src = demo_source(Path(path) if path else None, testbeds)
         campaign = submit(campaign_key(src), lambda: load(
             src.path, testbeds=testbeds_option(src.testbeds))).result()
         if campaign.has_clusterings:
-            metric_names = tuple(next(iter(METRIC_PAIRS.values())))
-            scores = submit(scores_key(src, False, metric_names), evaluate, campaign,
-                            list(metric_names), "penalize").result()
-            beds = campaign.topic_testbeds()
-            if not beds or len(set(beds.values())) < 2:
-                beds = None  # as dashboard.data.comparison: two test beds or none
-            p, r = metric_names
-            submit(comparison_key(table_key(src, False, p, r), DEFAULT_TEST, DEFAULT_CORRECTION,
-                                  "macro"),
-                   lambda: comparison_core(scores, p, r, test=DEFAULT_TEST,
-                                           correction=DEFAULT_CORRECTION, average="macro",
-                                           testbeds=beds))
+            _pair_and_core(src, campaign)
+        offers_ud = UD_PATH.is_dir() and Path(src.path).resolve() != UD_PATH.resolve()
+        if offers_ud:
+            ud = ud_source()
+            _pair_and_core(ud, submit(campaign_key(ud), load, ud.path).result())
+        if later:
+            _later(src, campaign, offers_ud)
     except Exception:  # noqa: BLE001 - a warm-up failure only costs time
         _LOG.debug("warm-up failed", exc_info=True)
+
+
+def _later_jobs(src, campaign, offers_ud: bool) -> list[tuple[tuple, str, list[str]]]:
+    """``(cache key, campaign path, metric names)`` of the slow warm-up: the next two metric
+    pairs of the served campaign, and the Type level page's table of the bundled UD campaign."""
+    from dashboard.sources import UD_PATH, campaign_key, scores_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.views.type_level import TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+    jobs = []
+    if campaign.has_clusterings and src.testbeds is None:
+        for pair in list(default_metric_pairs(campaign).values())[1:3]:
+            jobs.append((scores_key(src, False, tuple(pair)), src.path, list(pair)))
+    if offers_ud:
+        ud = take(campaign_key(ud_source()))
+        if ud is not None:
+            jobs.append((typelevel_key(ud.source, ud.name, len(ud.systems), "penalize"),
+                         str(UD_PATH), list(TOKEN_METRICS + TYPE_METRICS)))
+    return jobs
+
+
+def _later(src, campaign, offers_ud: bool) -> None:
+    """Compute :func:`_later_jobs` in a child process at the lowest CPU priority (it does not
+    hold this server's interpreter while sessions run), publishing each result as it comes;
+    a session that asks before waits for it, one whose job failed computes it itself."""
+    jobs = _later_jobs(src, campaign, offers_ud)
+    if not jobs:
+        return
+    futures = []
+    with _lock:
+        for key, _, _ in jobs:
+            if key not in _futures:
+                _futures[key] = Future()
+            futures.append(_futures[key])
+    with tempfile.TemporaryDirectory(prefix="unanimity-warm-") as tmp:
+        spec = Path(tmp) / "jobs.pkl"
+        spec.write_bytes(pickle.dumps([(p, names) for _, p, names in jobs]))
+        proc = subprocess.Popen([sys.executable, "-m", "dashboard.warm", tmp],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for i, fut in enumerate(futures):
+            out = Path(tmp) / f"{i}.pkl"
+            while not out.exists() and proc.poll() is None:
+                time.sleep(0.2)
+            if fut.done():
+                continue
+            if out.exists():
+                fut.set_result(pickle.loads(out.read_bytes()))
+            else:
+                fut.set_exception(RuntimeError("the warm-up process stopped"))
+        proc.wait()
+
+
+def _child(tmp: str) -> None:
+    """The child process of :func:`_later`: lowest priority, ends with its parent, writes
+    ``<i>.pkl`` (atomically) for each job of ``jobs.pkl``."""
+    import ctypes  # noqa: PLC0415 - deferred: the child process only
+    import signal  # noqa: PLC0415 - deferred: the child process only
+
+    from metrics.io import load  # noqa: PLC0415 - deferred: the child process only
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: the child process only
+
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: end with the server
+    except (OSError, AttributeError):
+        pass
+    os.nice(19)
+    campaigns: dict[str, Any] = {}
+    for i, (path, names) in enumerate(pickle.loads((Path(tmp) / "jobs.pkl").read_bytes())):
+        if path not in campaigns:
+            campaigns[path] = load(path)
+        out = Path(tmp) / f"{i}.pkl"
+        out.with_suffix(".tmp").write_bytes(pickle.dumps(
+            evaluate(campaigns[path], names, missing="penalize")))
+        out.with_suffix(".tmp").rename(out)
 
 
 def start(path: str | None, testbeds: str | None = None) -> threading.Thread:
@@ -123,7 +221,11 @@ def start(path: str | None, testbeds: str | None = None) -> threading.Thread:
         preimport()
     except Exception:  # noqa: BLE001
         _LOG.debug("pre-import failed", exc_info=True)
-    th = threading.Thread(target=_warm, args=(path, testbeds), name="unanimity-warm",
+    th = threading.Thread(target=_warm, args=(path, testbeds, True), name="unanimity-warm",
                           daemon=True)
     th.start()
     return th
+
+
+if __name__ == "__main__":
+    _child(sys.argv[1])
