@@ -96,9 +96,9 @@ from dashboard.ui import guard  # noqa: E402
 
 
 def _token_tagging() -> bool:
-    from dashboard import data  # noqa: PLC0415 - deferred: imported after the spinner is on the page
+    from dashboard.data import live  # noqa: PLC0415 - deferred: imported after the spinner is on the page
 
-    return bool(data.campaign_info(state.selection().source).get("token_tagging"))
+    return bool(live.campaign_info(state.selection().source).get("token_tagging"))
 
 
 state.apply_requests()

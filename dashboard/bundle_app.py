@@ -1,5 +1,5 @@
 """The dashboard on a comparison bundle: its own sidebar and pages, every number read from the
-bundle's stored tables (:mod:`dashboard.bundles`; docs/rankings.md, "Bundles").
+bundle's stored tables (:mod:`dashboard.data.bundles`; docs/rankings.md, "Bundles").
 
 :func:`show` is called by ``app.py`` before the campaign sidebar: when the URL names a bundle
 (``?bundle=KEY``), or the command line gave one and the session has not gone back to the
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import bundles, uploads
-from dashboard.bundles import BundleSource, bundle_sources, cli_bundle, open_source
+from dashboard.data import bundles, uploads
+from dashboard.data.bundles import BundleSource, bundle_sources, cli_bundle, open_source
 from dashboard.ui import guard
 from metrics.reports.bundle import MANIFEST, Bundle
 
@@ -169,7 +169,7 @@ def just_opened() -> bool:
 
 def open_ui(expanded: bool = False) -> None:
     """"Open a comparison bundle": a folder path on the server, or a zip upload (through
-    :mod:`dashboard.uploads`); on success the dashboard shows the bundle."""
+    :mod:`dashboard.data.uploads`); on success the dashboard shows the bundle."""
 
     with st.expander("Open a comparison bundle", expanded=expanded,
                      icon=":material/inventory_2:"):

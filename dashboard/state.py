@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from dashboard.sources import Source
+from dashboard.data.sources import Source
 from metrics.comparison.profiles import (
     DEFAULT_CORRECTION,
     DEFAULT_PROFILE,

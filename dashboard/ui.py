@@ -9,8 +9,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import figures
+from dashboard.data.uploads import user_text
 from dashboard.state import Selection
-from dashboard.uploads import user_text
 from metrics.errors import UnanimityError
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system"]

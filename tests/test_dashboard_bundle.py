@@ -21,7 +21,7 @@ from test_bundle_tampering import CASES, _tampered
 from test_bundle_tampering import _zip as zip_folder
 
 from dashboard import bundle_app
-from dashboard.bundles import cli_bundle
+from dashboard.data.bundles import cli_bundle
 from metrics.analyses import compare  # noqa: E402
 from metrics.analyses.paper_tables import paper_tables  # noqa: E402
 from metrics.cli import main

@@ -1,11 +1,12 @@
 """Bundle Pairs: the stored pairs table, a pair chooser and the chosen pair's stored row worded
-as on the Compare page (:mod:`dashboard.pair_view`); nothing recomputed."""
+as on the Compare page (:mod:`dashboard.render.pair_view`); nothing recomputed."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import bundle_app, pair_view, ui
+from dashboard import bundle_app, ui
+from dashboard.render import pair_view
 from metrics.comparison.profiles import profile_of
 from metrics.comparison.reference import improves
 from metrics.reports.pair_report import verdict_sentence

@@ -1,10 +1,11 @@
 """Bundle Papers' tables: the stored JAIR Tables 5-6, WePS Table 2, ten-pairs weakest metric and
 random baselines (:mod:`metrics.analyses.paper_tables`), rendered by
-:mod:`dashboard.papers_view`."""
+:mod:`dashboard.views.papers_view`."""
 
 from __future__ import annotations
 
-from dashboard import bundle_app, papers_view, ui
+from dashboard import bundle_app, ui
+from dashboard.views import papers_view
 
 src, b = bundle_app.opened()
 ui.header("Papers' tables", f"{bundle_app.title(src)}: the analyses of Amig\u00f3 et al. "

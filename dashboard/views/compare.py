@@ -1,8 +1,8 @@
 """Compare two systems: F_alpha curves, UIR with its counts, per-topic view, tests, topics.
 
 Every pairwise number is the comparison report's row of the pair
-(:func:`dashboard.data.pair_report`),
-worded by :mod:`dashboard.pair_view`."""
+(:func:`dashboard.data.live.pair_report`),
+worded by :mod:`dashboard.render.pair_view`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import html
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, data_meta, data_uncertainty, figures, pair_view, state, ui
+from dashboard import figures, state, ui
+from dashboard.data import live, meta, uncertainty
+from dashboard.render import pair_view
 from metrics.analyses import topic_differences
 from metrics.comparison.effect_size import pair_effects
 from metrics.comparison.small_sample import small_sample
@@ -31,10 +33,10 @@ if a == b:
     st.warning("System A and system B are the same: pick two different systems in the sidebar.")
     st.stop()
 
-t = data.table(sel)
+t = live.table(sel)
 rep = None
 with ui.guard("The pair summary"):
-    rep = data.pair_report(sel, t)
+    rep = live.pair_report(sel, t)
     st.markdown(f"<p class='unanimity-verdict'>{html.escape(verdict_sentence(rep, ('A', 'B')))}"
                 "</p>", unsafe_allow_html=True)
     # fixed-width cards in a wrapping row: five abreast at 1400 px, two rows at 1024 px, and
@@ -49,7 +51,7 @@ with ui.guard("The pair summary"):
     st.caption(pair_view.counts_caption(rep))
 
 with ui.guard("The bootstrap intervals of the pair"):
-    boot = data_uncertainty.bootstrap(sel, t)
+    boot = uncertainty.bootstrap(sel, t)
     if boot is None:
         st.caption("How sure are these numbers? Turn on **Bootstrap intervals** in the sidebar "
                    "for 95 % intervals of UIR, parametric UIR and ΔF over resampled topics "
@@ -75,7 +77,7 @@ with ui.guard("The bootstrap intervals of the pair"):
                    "topics support.")
 
 with ui.guard("The F\u03b1 curves of the pair"):
-    curves = data.curves(t, sel.average)
+    curves = live.curves(t, sel.average)
     ui.plot(figures.pair_curves_figure(curves[[a, b]], a, b, list(rep.crossings), sel.precision,
                                        sel.recall, sel.alpha, sel.average), key="cmp_curves",
             sel=sel, filename="pair_f_alpha")
@@ -83,7 +85,7 @@ with ui.guard("The F\u03b1 curves of the pair"):
 st.subheader("Per topic", anchor=False)
 topics = pd.DataFrame()
 with ui.guard("The per-topic view"):
-    topics = data.pair_topic_frame(t, a, b)
+    topics = live.pair_topic_frame(t, a, b)
 picked = None
 pts: list = []
 with ui.guard("The per-topic chart"):
@@ -99,14 +101,14 @@ with ui.guard("The per-topic chart"):
              f"in the precision-recall plane (the default up to {figures.SCATTER_MAX_TOPICS} "
              "topics).")
     if kind == "differences":
-        diffs = topic_differences(data.pair_topics(t, a, b), [sel.precision, sel.recall])
+        diffs = topic_differences(live.pair_topics(t, a, b), [sel.precision, sel.recall])
         fig = figures.pair_differences_figure(diffs, a, b, [sel.precision, sel.recall],
                                               selected_topic=current)
         note = ("Each topic is a lollipop per metric (> 0: A better), its shape and colour the "
                 "unanimous winner: ▲ A ≥∀ B, ▼ B ≥∀ A, ✖ "
                 "mixed, ● tied. UIR = (▲ topics − ▼ topics) / topics.")
     else:
-        words = data_meta.pair_words(sel)
+        words = meta.pair_words(sel)
         fig = figures.pair_scatter_figure(topics, a, b, sel.precision, sel.recall,
                                           selected_topic=current, roles=(words.first, words.second))
         note = ("Each topic is two points (A circle, B diamond) joined by a line whose colour "
@@ -120,8 +122,8 @@ with ui.guard("The per-topic chart"):
             picked = str(cd[0])
             break
     st.caption(note + (" **Click a point** to open that topic's contingency tables below."
-                       if data.campaign_info(sel.source)["has_clusterings"]
-                       and not data.campaign_info(sel.source)["organisation"] else ""))
+                       if live.campaign_info(sel.source)["has_clusterings"]
+                       and not live.campaign_info(sel.source)["organisation"] else ""))
 
 st.subheader("Significance per metric", anchor=False)
 with ui.guard("The significance tests"):
@@ -154,8 +156,8 @@ with ui.guard("The significance tests"):
     if not few.can_be_significant:
         st.warning(few.sentence(), icon=":material/info:")
 
-drill = (data.campaign_info(sel.source)["has_clusterings"]
-         and not data.campaign_info(sel.source)["organisation"])
+drill = (live.campaign_info(sel.source)["has_clusterings"]
+         and not live.campaign_info(sel.source)["organisation"])
 st.markdown("**Per-topic deltas**" + (" \u2014 select a row to open the topic" if drill else ""))
 if not topics.empty:
     tab = topics.assign(
@@ -197,11 +199,11 @@ if not topics.empty:
 
 st.subheader("Contingency tables of a topic", anchor=False)
 topic_names = topics["topic"].tolist() if not topics.empty else []
-if not data.campaign_info(sel.source)["has_clusterings"]:
+if not live.campaign_info(sel.source)["has_clusterings"]:
     ui.unavailable("The topic drill-down",
                    "This campaign was loaded from a score table (precomputed per-topic scores): "
                    "it has no clusterings, so there are no contingency tables to show.")
-elif data.campaign_info(sel.source)["organisation"]:
+elif live.campaign_info(sel.source)["organisation"]:
     ui.unavailable("The topic drill-down",
                    "This campaign holds document organisations (rankings or priority levels, "
                    "docs/organisation.md): a contingency table of gold classes and clusters "
@@ -217,7 +219,7 @@ elif topic_names:
                f"Winner on this topic: **{ {'a': 'A', 'b': 'B'}.get(w, w) }**.")
     for who, role in ((a, "A"), (b, "B")):
         with ui.guard(f"The contingency table of {who}"):
-            ct = data.contingency(sel, who, topic)
+            ct = live.contingency(sel, who, topic)
             ui.plot(figures.contingency_figure(ct, who, topic, role=role),
                     key=f"cmp_ct_{role}", sel=sel, filename=f"contingency_{role}")
             with st.expander("Full table"):

@@ -8,19 +8,11 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import (
-    data,
-    data_meta,
-    data_uncertainty,
-    downloads,
-    figures,
-    pair_view,
-    report_html,
-    state,
-    ui,
-)
+from dashboard import figures, state, ui
+from dashboard.data import live, meta, uncertainty
 from dashboard.figures.ranking import hasse_figure
 from dashboard.figures.uncertainty import rank_intervals_figure
+from dashboard.render import downloads, pair_view, report_html
 from metrics.reports.comparison_report import CampaignComparison
 from metrics.reports.latex import LATEX_TOP
 from metrics.reports.pair_report import verdict_sentence
@@ -31,7 +23,7 @@ READABLE = {"rank": "Rank", "system": "System", "f": "F\u03b1", "precision": "P"
             "reference_uir": "UIR of the reference", "n_improved": "Systems improved"}
 
 sel = state.selection()
-info = data.campaign_info(sel.source)
+info = live.campaign_info(sel.source)
 ui.header(
     "Export",
     "Take the numbers and the figures into a paper or a meeting: CSV, LaTeX, and one HTML file "
@@ -46,7 +38,7 @@ slug = re.sub(r"[^A-Za-z0-9]+", "_", info["name"]).strip("_").lower() or "campai
 tag = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{slug}_{sel.precision}_{sel.recall}")
 at_alpha = f"{tag}_alpha{sel.alpha:.2f}"
 board_file, ties_file = f"{at_alpha}_leaderboard.csv", f"{at_alpha}_ranking.csv"
-t = data.table(sel)
+t = live.table(sel)
 
 st.subheader("CSV", anchor=False)
 c1, c2, c3 = st.columns(3)
@@ -57,7 +49,7 @@ with c1, ui.guard("The score table"):
     st.caption(f"`system, topic, metric, value`: {len(t.frame):,} rows.")
 comp = None
 with ui.guard("The campaign comparison"):
-    comp = data.comparison(sel, t)
+    comp = live.comparison(sel, t)
 with c2, ui.guard("The pairs table"):
     if comp is not None:
         # written on the click only: the pairs grow with the square of the systems (360,000
@@ -69,13 +61,13 @@ with c2, ui.guard("The pairs table"):
         st.caption(f"UIR, counts, parametric UIR, \u0394F, crossings, tests: {len(comp.pairs):,} "
                    "ordered pairs.")
 with c3, ui.guard("The leaderboard"):
-    board = data.leaderboard(sel, t)
+    board = live.leaderboard(sel, t)
     st.download_button("Leaderboard", downloads.leaderboard_csv(board),
                        file_name=board_file, mime="text/csv",
                        key="dl_board", icon=":material/leaderboard:", width="stretch")
     st.caption(f"Ranking at \u03b1 = {sel.alpha:.2f} with reference systems.")
     st.download_button("Tie groups",
-                       downloads.ties_csv(data.tie_ranking(sel, t)),
+                       downloads.ties_csv(live.tie_ranking(sel, t)),
                        file_name=ties_file, mime="text/csv", key="dl_ties",
                        icon=":material/account_tree:", width="stretch",
                        help="system, rank_low, rank_high, group: the ranking.csv of "
@@ -113,18 +105,18 @@ st.caption("The leaderboard, the pair A vs B (curves, UIR counts, per-topic view
 def _sections(comp: CampaignComparison) -> list[tuple]:
     """The report's sections: (title, note, table or figure)."""
     highlight = {sel.a: "A", sel.b: "B"}
-    curves = data.curves(t, sel.average)
+    curves = live.curves(t, sel.average)
     res = comp.pair(sel.a, sel.b)
     cx = list(res.crossings)
-    topics = data.pair_topic_frame(t, sel.a, sel.b)
+    topics = live.pair_topic_frame(t, sel.a, sel.b)
     pair_tests = pair_view.tests_frame(res)
     mat = comp.uir
     order = board["system"].tolist()
     top = order[:REPORT_TOP] + [s for s in order[REPORT_TOP:] if s in highlight]
     idx = [mat.systems.index(s) for s in top]
     lb = board.head(REPORT_TOP) if len(board) > REPORT_TOP else board
-    ties = data.tie_ranking(sel, t)
-    boot = data_uncertainty.bootstrap(sel, t)  # None unless the sidebar asks for it
+    ties = live.tie_ranking(sel, t)
+    boot = uncertainty.bootstrap(sel, t)  # None unless the sidebar asks for it
     sets = boot.systems[["system", "rank_ci_low", "rank_ci_high"]] if boot is not None else None
     sections = [
         ("Leaderboard", f"Ranking by F\u03b1 at \u03b1 = {sel.alpha:.2f}" + (
@@ -148,7 +140,7 @@ def _sections(comp: CampaignComparison) -> list[tuple]:
             res.n_a_better, res.n_tied, res.n_biased, res.n_b_better, sel.a, sel.b)),
         ("Per-topic view", "", figures.pair_scatter_figure(
             topics, sel.a, sel.b, sel.precision, sel.recall,
-            roles=(data_meta.pair_words(sel).first, data_meta.pair_words(sel).second))),
+            roles=(meta.pair_words(sel).first, meta.pair_words(sel).second))),
         ("Significance tests of the pair", f"Paired {res.test} test per metric, "
          f"{res.correction}-corrected across all pairs; pair class: {res.pair_class}.",
          pair_tests),

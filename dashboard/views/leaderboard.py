@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, data_uncertainty, figures, state, ui
+from dashboard import figures, state, ui
+from dashboard.data import live, uncertainty
 from dashboard.figures import short
 from dashboard.figures.pr_plane import pr_plane_figure
 from dashboard.figures.ranking import COLLAPSE_AT, MANY_SYSTEMS, hasse_figure
@@ -13,7 +14,7 @@ from metrics.analyses.baselines import BASELINES
 from metrics.comparison.small_sample import small_sample
 
 sel = state.selection()
-info = data.campaign_info(sel.source)
+info = live.campaign_info(sel.source)
 ui.header(
     "Leaderboard",
     f"{info['name']}: who leads at \u03b1 = {sel.alpha:.2f} on {sel.precision} / {sel.recall}, "
@@ -22,17 +23,17 @@ ui.header(
 )
 
 with ui.guard("The leaderboard"):
-    t = data.table(sel)
+    t = live.table(sel)
     # filled once the report is there (the chart below comes first); fixed-width cards in a
     # wrapping row, so that no value or name is cut at 1024 px
     cards = st.container(horizontal=True, wrap=True, gap="small")
     highlight = {sel.a: "A", sel.b: "B"}
-    curves = data.curves(t, sel.average)
+    curves = live.curves(t, sel.average)
     ui.plot(figures.f_curves_figure(curves, sel.precision, sel.recall, sel.alpha, highlight,
                                     sel.average), key="lb_curves", sel=sel,
             filename="f_alpha_curves")
 
-    board = data.leaderboard(sel, t)
+    board = live.leaderboard(sel, t)
     n_topics = t.frame["topic"].nunique()
     is_base = board["system"].isin(BASELINES) if sel.baselines else board["system"].isna()
     n_base = int(is_base.sum())
@@ -61,7 +62,7 @@ with ui.guard("The leaderboard"):
                   "averages it per topic, so a point can sit off its curve."
                   if sel.average == "macro" else ""))
 
-    agg = data_uncertainty.aggregation(sel, t)
+    agg = uncertainty.aggregation(sel, t)
     pareto = set(agg.ranks.loc[agg.ranks["pareto_means"], "system"])
     view = board.assign(
         role=[highlight.get(s, "") + (" baseline" if b else "") + (" \u25c6" if s in pareto
@@ -115,7 +116,7 @@ with ui.guard("The leaderboard"):
             st.rerun()
 
     st.subheader("Ranking with tie groups", anchor=False)
-    tr = data.tie_ranking(sel, t)
+    tr = live.tie_ranking(sel, t)
     groups = tr.to_dataframe()
     n_groups = int(groups["group"].max()) if len(groups) else 0
     corr = "no correction" if sel.correction == "none" else f"{sel.correction} correction"
@@ -129,7 +130,7 @@ with ui.guard("The leaderboard"):
         "consistent with that order."
         + (f" Merged cycles: {len(tr.cycles)}." if tr.cycles else ""))
     if tr.rule == "uir+concordant":
-        few = small_sample(sel.test, n_topics, data.comparison(sel, t).parameters["level"])
+        few = small_sample(sel.test, n_topics, live.comparison(sel, t).parameters["level"])
         if not few.can_be_significant:
             st.warning(few.sentence(), icon=":material/info:")
     # the table and the diagram one above the other: full names in the table and room for the
@@ -180,13 +181,13 @@ with ui.guard("The leaderboard"):
     st.caption("Green solid lines climb at the second \u03b1, orange dashed lines fall. A "
                "ranking that depends on \u03b1 is a comparison that depends on how the metrics "
                "are weighed.")
-    moves = data.rank_moves(t, sel.alpha, alpha2, sel.average)
+    moves = live.rank_moves(t, sel.alpha, alpha2, sel.average)
     ui.plot(figures.rank_moves_figure(moves, sel.alpha, alpha2, highlight, top=int(top)),
             key="lb_moves", sel=sel, filename="rank_moves")
 
 st.subheader("How sure is the ranking?", anchor=False)
 with ui.guard("The rank confidence sets"):
-    boot = data_uncertainty.bootstrap(sel, t)
+    boot = uncertainty.bootstrap(sel, t)
     if boot is None:
         st.caption("Turn on **Bootstrap intervals** in the sidebar for each system's rank "
                    "confidence set (docs/uncertainty.md).")

@@ -1,15 +1,17 @@
 """Papers' tables: JAIR Tables 5-6, WePS Table 2, the ten-pairs weakest-metric analysis next to
 all pairs, improved systems and (on request) random baselines over k, for the current selection
-(:mod:`metrics.analyses.paper_tables`, cached in :mod:`dashboard.data_papers`)."""
+(:mod:`metrics.analyses.paper_tables`, cached in :mod:`dashboard.data.papers`)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, data_papers, papers_view, state, ui
+from dashboard import state, ui
+from dashboard.data import live, papers
+from dashboard.views import papers_view
 
 sel = state.selection()
-info = data.campaign_info(sel.source)
+info = live.campaign_info(sel.source)
 ui.header("Papers' tables",
           f"{info['name']}: the analyses of Amig\u00f3 et al. (JAIR 2011; WePS) and Moreno & Dias "
           f"(2015) on {sel.precision} / {sel.recall} at \u03b1 = {sel.alpha:.2f} "
@@ -18,10 +20,10 @@ st.caption("The **jair2011** profile in the sidebar reproduces the papers' conve
            "Wilcoxon without correction and improved systems with UIR > t "
            "(docs/rankings.md, \u201cProfiles\u201d).")
 
-t = data.table(sel)
+t = live.table(sel)
 with ui.guard("The papers' tables"):
-    pt = data_papers.paper_tables(sel, t)
-    comp = data.comparison(sel, t)
+    pt = papers.paper_tables(sel, t)
+    comp = live.comparison(sel, t)
     papers_view.render(pt.tables, pt.summary, comp.parameters,
                        all_pairs=comp.weakest_metric.points, key="pt")
 
@@ -42,4 +44,4 @@ else:
     asked = st.session_state.get("_pt_rb")
     if asked == (sel.source.cid, sel.metrics, int(n_runs)):
         with ui.guard("The random baselines"):
-            papers_view.render_baselines(data_papers.random_baselines(sel, int(n_runs)), "pt")
+            papers_view.render_baselines(papers.random_baselines(sel, int(n_runs)), "pt")

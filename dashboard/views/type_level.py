@@ -11,19 +11,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import warm
-from dashboard.downloads import mapping_csv
+from dashboard.data import warm
+from dashboard.data.sources import typelevel_key
+from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS
 from dashboard.figures import typelevel as figs
-from dashboard.sources import typelevel_key
+from dashboard.render.downloads import mapping_csv
 
 __all__ = ["render", "TOKEN_METRICS", "TYPE_METRICS", "scores_for"]
 
-TOKEN_METRICS: tuple[str, ...] = ("accuracy_m1", "accuracy_11", "v_measure", "nvi",
-                                  "h_c_given_k", "h_k_given_c")
-TYPE_METRICS: tuple[str, ...] = tuple(
-    f"{m}{s}" for s in ("", "(mapping=many_to_one)")
-    for m in ("type_macro_f", "type_micro_f", "type_microc_f", "type_macro_precision",
-              "type_macro_recall"))
 _MEASURES = {"MacroI (P, R, F)": "macro", "MicroI": "micro", "MicroC": "microc"}
 _MAPPINGS = {"1-1 (optimal assignment)": "one_to_one", "M-1 (integer program)": "many_to_one"}
 

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, figures, state, ui
+from dashboard import figures, state, ui
+from dashboard.data import live
 
 sel = state.selection()
 ui.header(
@@ -15,16 +16,16 @@ ui.header(
     f"{sel.precision} and {sel.recall}, and how far does F\u03b1 agree with UIR?",
 )
 
-t = data.table(sel)
+t = live.table(sel)
 highlight = {sel.a: "A", sel.b: "B"}
 
 comp = None
 with ui.guard("The campaign comparison"):
-    comp = data.comparison(sel, t)
+    comp = live.comparison(sel, t)
 
 with ui.guard("The UIR matrix"):
     mat = comp.uir
-    order = [s for s in data.leaderboard(sel, t)["system"].tolist() if s in mat.systems]
+    order = [s for s in live.leaderboard(sel, t)["system"].tolist() if s in mat.systems]
     n_all = len(order)
     top = n_all
     if n_all > 20:
@@ -107,7 +108,7 @@ if comp is not None:
                "systems each one improves, and the system that improves it most (S1, S2, \u2026 "
                "number the systems by F\u03b1 rank).")
     with ui.guard("The reference-system table"):
-        board = data.leaderboard(sel, t)
+        board = live.leaderboard(sel, t)
         short_names = {s: f"S{i + 1}" for i, s in enumerate(board["system"])}
         imp_col = f"improved systems (UIR {sel.improved_sign} t)"
         ref_view = pd.DataFrame({

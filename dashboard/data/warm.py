@@ -3,12 +3,14 @@
 ``unanimity dashboard`` starts Streamlit through :mod:`dashboard.serve`, which calls
 :func:`start` before handing over to ``streamlit run``. A background thread imports the heavy
 modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on,
-scores it on the default metric pair and computes the alpha-free comparison core every page reads.
-The keys come from :mod:`dashboard.sources`, the one owner of the dashboard's cache keys. The first
-session then finds them here instead of
-computing them (``dashboard.data`` asks :func:`take` before computing), so the first chart
-appears within a few seconds of opening the page. Nothing is computed here that the dashboard
-would not compute itself, with the same ``metrics`` calls.
+scores it on the metric pair the sidebar opens it on and computes the alpha-free comparison core
+every page reads; the same for the bundled UD English EWT campaign; then, in a child process at
+the lowest CPU priority, the campaign's next two pairs and UD's Type level table. The keys come
+from :mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys. The first
+session then finds them here instead of computing them (``dashboard.data.live`` asks
+:func:`take` before computing), so the first chart appears within a few seconds of opening
+the page. Nothing is computed here that the dashboard would not compute itself, with the same
+``metrics`` calls.
 """
 
 from __future__ import annotations
@@ -88,7 +90,8 @@ def preimport() -> None:
 
 
 def _first_pair(campaign) -> tuple[str, str]:
-    """The metric pair the sidebar opens a campaign on (:func:`dashboard.data.metric_pairs`)."""
+    """The metric pair the sidebar opens a campaign on
+    (:func:`dashboard.data.live.metric_pairs`)."""
     from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
     return tuple(next(iter(default_metric_pairs(campaign).values())))  # type: ignore[return-value]
@@ -96,7 +99,7 @@ def _first_pair(campaign) -> tuple[str, str]:
 
 def _pair_and_core(src, campaign) -> None:
     """Score ``campaign`` on its first pair and compute the comparison core (as the session)."""
-    from dashboard.sources import comparison_key, scores_key, table_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import comparison_key, scores_key, table_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: imported by the warm-up thread
@@ -106,7 +109,7 @@ def _pair_and_core(src, campaign) -> None:
                     "penalize").result()
     beds = campaign.topic_testbeds()
     if not beds or len(set(beds.values())) < 2:
-        beds = None  # as dashboard.data.comparison: two test beds or none
+        beds = None  # as dashboard.data.live.comparison: two test beds or none
     p, r = pair
     submit(comparison_key(table_key(src, False, p, r), DEFAULT_TEST, DEFAULT_CORRECTION,
                           "macro"),
@@ -121,7 +124,7 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
     selector offers it); with ``later``, the slow rest in a low-priority child process
     (:func:`_later`)."""
     try:
-        from dashboard.sources import UD_PATH, campaign_key, demo_source, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from dashboard.data.sources import UD_PATH, campaign_key, demo_source, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.io import load  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.io.testbeds import testbeds_option  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
@@ -143,8 +146,8 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
 def _later_jobs(src, campaign, offers_ud: bool) -> list[tuple[tuple, str, list[str]]]:
     """``(cache key, campaign path, metric names)`` of the slow warm-up: the next two metric
     pairs of the served campaign, and the Type level page's table of the bundled UD campaign."""
-    from dashboard.sources import UD_PATH, campaign_key, scores_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
-    from dashboard.views.type_level import TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import UD_PATH, campaign_key, scores_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
     jobs = []
@@ -175,7 +178,7 @@ def _later(src, campaign, offers_ud: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="unanimity-warm-") as tmp:
         spec = Path(tmp) / "jobs.pkl"
         spec.write_bytes(pickle.dumps([(p, names) for _, p, names in jobs]))
-        proc = subprocess.Popen([sys.executable, "-m", "dashboard.warm", tmp],
+        proc = subprocess.Popen([sys.executable, "-m", "dashboard.data.warm", tmp],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for i, fut in enumerate(futures):
             out = Path(tmp) / f"{i}.pkl"

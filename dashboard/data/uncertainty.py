@@ -1,7 +1,8 @@
 """Cached calls for how sure the comparison is: the bootstrap over topics
 (:func:`metrics.analyses.uncertainty.bootstrap_comparison`) and the robustness to the aggregation
 rule (:func:`metrics.analyses.aggregation.aggregation_robustness`) of the page's one comparison
-(:func:`dashboard.data.comparison`, keyed like it). Nothing is computed here (docs/uncertainty.md).
+(:func:`dashboard.data.live.comparison`, keyed like it). Nothing is computed here
+(docs/uncertainty.md).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import data
+from dashboard.data import live
 from dashboard.state import Selection
 
 __all__ = ["bootstrap", "aggregation"]
@@ -29,16 +30,16 @@ def _bootstrap(tkey: str, _result, _t: pd.DataFrame, _beds: dict | None, alpha: 
                                                         DEFAULT_CONFIDENCE, _beds))
 
 
-def bootstrap(sel: Selection, t: data.Table):
-    """:func:`dashboard.data.comparison` with the bootstrap intervals of the selection's
+def bootstrap(sel: Selection, t: live.Table):
+    """:func:`dashboard.data.live.comparison` with the bootstrap intervals of the selection's
     ``bootstrap`` resamples and seed (``pairs``: ``uir_low, uir_high, uir_param_low,
     uir_param_high, delta_f_low, delta_f_high``; ``systems``: ``rank_ci_low, rank_ci_high``), or
     None when the sidebar has the bootstrap off."""
     if not sel.bootstrap:
         return None
-    beds = data.campaign(sel.source, sel.baselines).topic_testbeds() \
+    beds = live.campaign(sel.source, sel.baselines).topic_testbeds() \
         if len(t.beds or sel.all_testbeds) >= 2 else None
-    return _bootstrap(t.key, data.comparison(sel, t), t.frame, beds, round(sel.alpha, 4),
+    return _bootstrap(t.key, live.comparison(sel, t), t.frame, beds, round(sel.alpha, 4),
                       round(sel.threshold, 4), sel.test, sel.correction, sel.average,
                       sel.profile, int(sel.bootstrap), int(sel.bootstrap_seed))
 
@@ -51,8 +52,8 @@ def _aggregation(tkey: str, _result, _t: pd.DataFrame, alpha: float, threshold: 
     return aggregation_robustness(_t, _result)
 
 
-def aggregation(sel: Selection, t: data.Table):
+def aggregation(sel: Selection, t: live.Table):
     """:func:`metrics.analyses.aggregation.aggregation_robustness` of the comparison."""
-    return _aggregation(t.key, data.comparison(sel, t), t.frame, round(sel.alpha, 4),
+    return _aggregation(t.key, live.comparison(sel, t), t.frame, round(sel.alpha, 4),
                         round(sel.threshold, 4), sel.test, sel.correction, sel.average,
                         sel.profile)

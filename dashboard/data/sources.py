@@ -1,8 +1,8 @@
 """Where campaigns come from, and the cache keys that name them.
 
 The one owner of campaign sources (the command-line path, the bundled campaign, uploads) and of
-the keys their cached results are stored under: :mod:`dashboard.data` caches with them and
-:mod:`dashboard.warm` publishes its warm-up results under them, so the two cannot drift apart.
+the keys their cached results are stored under: :mod:`dashboard.data.live` caches with them and
+:mod:`dashboard.data.warm` publishes its warm-up results under them, so the two cannot drift apart.
 Upload handling is grouped in the "Uploads" section below.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from dashboard import uploads
+from dashboard.data import uploads
 from metrics.bundled import campaign_path
 from metrics.comparison.profiles import DEFAULT_PROFILE
 from metrics.reports.bundle import is_bundle
@@ -80,7 +80,7 @@ def mtime_id(path: Path) -> str:
 
 def _app_args() -> list[str] | None:
     """The arguments after ``app.py`` when run as ``streamlit run app.py -- ARGS``."""
-    app = Path(__file__).resolve().parent / "app.py"
+    app = Path(__file__).resolve().parents[1] / "app.py"
     if sys.argv and Path(sys.argv[0]).resolve() == app:
         return sys.argv[1:]
     return None
@@ -209,7 +209,7 @@ def _uploads() -> dict[str, Source]:
 
 
 def register_upload(files: list[tuple[str, bytes]], gold: str | None = None) -> Source:
-    """Store uploaded files (:mod:`dashboard.uploads`) and register them as a source.
+    """Store uploaded files (:mod:`dashboard.data.uploads`) and register them as a source.
 
     Parameters
     ----------

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from dashboard import warm
-from dashboard.sources import Source, campaign_key, comparison_key, scores_key, table_key
+from dashboard.data import warm
+from dashboard.data.sources import Source, campaign_key, comparison_key, scores_key, table_key
 from dashboard.state import Selection
 
 __all__ = [
