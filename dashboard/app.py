@@ -91,7 +91,7 @@ if st.session_state.get("_slide"):
     )
 
 # imported after the spinner is on the page: a cold server's first imports take seconds
-from dashboard import sidebar, state  # noqa: E402
+from dashboard import sidebar, state, ui  # noqa: E402
 from dashboard.ui import guard  # noqa: E402
 
 
@@ -153,6 +153,7 @@ if not ok and page.url_path != "data":
     st.info("Pick another campaign in the sidebar, or load one on the **Data** page.")
     st.stop()
 page.run()
+ui.page_figures_download(page.url_path or "ranking")
 if os.environ.get("UNANIMITY_TIMING"):  # server time of each run, for the performance checks
     print(f"[unanimity] {page.url_path or 'leaderboard'} run {time.perf_counter() - _T0:.3f}s",
           file=sys.stderr, flush=True)

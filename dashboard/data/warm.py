@@ -32,6 +32,7 @@ __all__ = ["start", "take", "submit"]
 _LOG = logging.getLogger("unanimity.dashboard")
 _lock = threading.Lock()
 _futures: dict[tuple, Future] = {}
+_optional: set[tuple] = set()  # the keys of the child process (:func:`_later`)
 
 
 def submit(key: tuple, fn, *args) -> Future:
@@ -50,10 +51,13 @@ def submit(key: tuple, fn, *args) -> Future:
 
 
 def take(key: tuple):
-    """The warm result for ``key`` (waiting for it if the warm-up is computing it), or None."""
+    """The warm result for ``key`` (waiting for it if the warm-up thread is computing it), or
+    None; a result of the low-priority child process only when it is there (on a busy machine
+    the session computes it sooner itself)."""
     with _lock:
         fut = _futures.get(key)
-    if fut is None:
+        optional = key in _optional
+    if fut is None or (optional and not fut.done()):
         return None
     try:
         return fut.result(timeout=120)
@@ -165,7 +169,7 @@ def _later_jobs(src, campaign, offers_ud: bool) -> list[tuple[tuple, str, list[s
 def _later(src, campaign, offers_ud: bool) -> None:
     """Compute :func:`_later_jobs` in a child process at the lowest CPU priority (it does not
     hold this server's interpreter while sessions run), publishing each result as it comes;
-    a session that asks before waits for it, one whose job failed computes it itself."""
+    a session that asks before it is there computes it itself (:func:`take`)."""
     jobs = _later_jobs(src, campaign, offers_ud)
     if not jobs:
         return
@@ -174,6 +178,7 @@ def _later(src, campaign, offers_ud: bool) -> None:
         for key, _, _ in jobs:
             if key not in _futures:
                 _futures[key] = Future()
+                _optional.add(key)
             futures.append(_futures[key])
     with tempfile.TemporaryDirectory(prefix="unanimity-warm-") as tmp:
         spec = Path(tmp) / "jobs.pkl"
