@@ -6,6 +6,7 @@ import contextlib
 import logging
 import re
 import threading
+from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -15,6 +16,9 @@ from dashboard.data.uploads import user_text
 from dashboard.render.downloads import figures_zip
 from dashboard.state import Selection
 from metrics.errors import UnanimityError
+
+if TYPE_CHECKING:  # the data layer loads after the page's first paint
+    from dashboard.data.view import Settings
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system",
            "page_figures_start", "page_figures_download"]
@@ -104,7 +108,7 @@ def fmt_system(name: str, role: str | None = None) -> str:
     return f":{color}[**{tag}{name}**]"
 
 
-def pair_caption(sel: Selection) -> str:
+def pair_caption(sel: Selection | Settings) -> str:
     return (f"{fmt_system(sel.a, 'A')} vs {fmt_system(sel.b, 'B')} \u00b7 "
             f"{sel.precision} / {sel.recall} \u00b7 \u03b1 = {sel.alpha:.2f} \u00b7 "
             f"{sel.average} average \u00b7 UIR threshold {sel.threshold:.2f}")

@@ -21,7 +21,7 @@ import zipfile
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from dashboard.views.type_level import TOKEN_METRICS, TYPE_METRICS
+from dashboard.data.type_level import TOKEN_METRICS, TYPE_METRICS
 from metrics.analyses.token_type_ranks import rank_comparison
 from metrics.io import load  # noqa: E402
 from metrics.measures.registry import METRIC_PAIRS, TYPE_LEVEL_PAIRS, default_metric_pairs  # noqa: E402

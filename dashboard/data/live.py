@@ -30,7 +30,14 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.data import warm
-from dashboard.data.sources import Source, campaign_key, comparison_key, scores_key, table_key
+from dashboard.data.sources import (
+    Source,
+    campaign_key,
+    comparison_key,
+    comparison_testbeds,
+    scores_key,
+    table_key,
+)
 from dashboard.state import Selection
 
 __all__ = [
@@ -326,9 +333,9 @@ def tie_ranking(sel: Selection, t: Table):
 def _testbeds_of(sel: Selection, t: Table) -> dict | None:
     """The topic -> test bed map the comparison takes; None with fewer than two test beds in
     the table (the cross-test-bed prediction needs two)."""
-    if len(t.beds or sel.all_testbeds) < 2:
-        return None
-    return campaign(sel.source, sel.baselines).topic_testbeds()
+    n = len(t.beds or sel.all_testbeds)
+    return comparison_testbeds(campaign(sel.source, sel.baselines).topic_testbeds()
+                               if n >= 2 else None, n)
 
 
 def pair_report(sel: Selection, t: Table):

@@ -191,6 +191,17 @@ def typelevel_key(campaign_source: str, name: str, n_systems: int, missing: str)
     return ("typelevel", str(campaign_source), str(name), int(n_systems), missing)
 
 
+def comparison_testbeds(topic_beds: dict | None, n_beds: int | None = None) -> dict | None:
+    """The topic -> test bed map a comparison takes, or None with fewer than two test beds
+    (``n_beds``: how many the score table covers, default every one of the map's): the
+    cross-test-bed prediction needs two. The one rule of :mod:`dashboard.data.live` and of the
+    warm start."""
+    if not topic_beds:
+        return None
+    n = len(set(topic_beds.values())) if n_beds is None else n_beds
+    return topic_beds if n >= 2 else None
+
+
 def comparison_key(tkey: str, test: str, correction: str, average: str,
                    profile: str = DEFAULT_PROFILE) -> tuple:
     """Key of the alpha-free comparison core of a table."""

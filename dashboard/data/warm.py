@@ -103,7 +103,7 @@ def _first_pair(campaign) -> tuple[str, str]:
 
 def _pair_and_core(src, campaign) -> None:
     """Score ``campaign`` on its first pair and compute the comparison core (as the session)."""
-    from dashboard.data.sources import comparison_key, scores_key, table_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import comparison_key, comparison_testbeds, scores_key, table_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: imported by the warm-up thread
@@ -111,9 +111,7 @@ def _pair_and_core(src, campaign) -> None:
     pair = _first_pair(campaign)
     scores = submit(scores_key(src, False, pair), evaluate, campaign, list(pair),
                     "penalize").result()
-    beds = campaign.topic_testbeds()
-    if not beds or len(set(beds.values())) < 2:
-        beds = None  # as dashboard.data.live.comparison: two test beds or none
+    beds = comparison_testbeds(campaign.topic_testbeds())
     p, r = pair
     submit(comparison_key(table_key(src, False, p, r), DEFAULT_TEST, DEFAULT_CORRECTION,
                           "macro"),

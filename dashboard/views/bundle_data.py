@@ -7,14 +7,15 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import bundle_app, ui
+from dashboard.data import view
 
 src, b = bundle_app.current()
-ui.header("Data", f"{bundle_app.title(src)}: what it was computed from, with which options "
+ui.header("Data", f"{view.bundle_title(src)}: what it was computed from, with which options "
                   "and which package version, and every file it holds (fingerprints verified).")
 if b is not None and bundle_app.just_opened():
     st.success(f"Opened {src.label}: every file matches its fingerprint.",
                icon=":material/check_circle:")
-    st.page_link("views/bundle_leaderboard.py", label="Go to its Leaderboard",
+    st.page_link("views/leaderboard.py", label="Go to its Leaderboard",
                  icon=":material/leaderboard:")
 bundle_app.open_ui(expanded=b is None)
 

@@ -70,8 +70,9 @@ def test_bundle_leaderboard_equals_the_csv(page, server, bundle):
     _shots(page, "bundle_hasse")
 
 
-@pytest.mark.parametrize("path, title", [("compare", "Pairs"), ("uir", "UIR analysis"),
-                                         ("papers", "Papers' tables"), ("data", "Data")])
+@pytest.mark.parametrize("path, title", [("compare", "Compare two systems"),
+                                         ("uir", "UIR analysis"), ("papers", "Papers' tables"),
+                                         ("export", "Export"), ("data", "Data")])
 def test_bundle_pages(page, server, bundle, path, title):
     page.goto(f"{server}/{path}?bundle=cli-bundle")
     _ready(page, title)
