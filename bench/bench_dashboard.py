@@ -20,8 +20,8 @@ or table is still a placeholder (``open``: to the first chart):
 the median of the runs and every run's seconds. Each ratio is target / median seconds (>= 1
 meets the target). Skipped when Debian's chromium or Playwright is missing, and in the quick
 mode. ``UNANIMITY_BENCH_PORT`` sets the port (default: a free one); ``UNANIMITY_BENCH_LOG``
-names a file the servers' output is appended to (with ``UNANIMITY_TIMING=1``: the server time
-of each script run, the rest of a step is the browser's). The numbers of record are
+names a folder for the servers' output, ``dashboard-<walk>.log`` (with ``UNANIMITY_TIMING=1``:
+the server time of each script run; the rest of a step is the browser's). The numbers of record are
 in docs/dashboard-in-use.md, "Timings".
 """
 
@@ -31,7 +31,6 @@ import contextlib
 import os
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,6 +38,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+from dashboard_server import dashboard_server  # noqa: E402
 from score_examples import random_score_table  # noqa: E402
 from timing import quick  # noqa: E402
 
@@ -89,35 +90,13 @@ def _port() -> int:
 
 
 @contextlib.contextmanager
-def _server(args: list[str]):
-    """``unanimity dashboard ARGS`` on a free port; yields its URL 2 s after it listens (the
-    warm-up loads the campaign while the user opens the browser)."""
-    port = _port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    log = os.environ.get("UNANIMITY_BENCH_LOG")  # the server's output (with UNANIMITY_TIMING)
-    out = open(log, "a") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-m", "metrics", "dashboard", *args,
-                             "--port", str(port)], cwd=ROOT, env=env,
-                            stdout=out, stderr=subprocess.STDOUT if log else out,
-                            start_new_session=True)
-    try:
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("localhost", port), timeout=0.5).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+def _server(args: list[str], name: str):
+    """``unanimity dashboard ARGS`` on a free port (the browser tests' launcher); yields its URL
+    2 s after it listens (the warm-up loads the campaign while the user opens the browser)."""
+    logs = Path(os.environ.get("UNANIMITY_BENCH_LOG") or tempfile.mkdtemp(prefix="bench-"))
+    with dashboard_server(args, _port(), logs / f"dashboard-{name}.log") as url:
         time.sleep(2)
-        yield f"http://localhost:{port}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        if log:
-            out.close()
+        yield url
 
 
 def _wait_done(pg, t0: float) -> float:
@@ -163,7 +142,7 @@ def _page(pg, link: str) -> float:
 
 
 def _replab(browser, out: dict) -> None:
-    with _server([]) as url:
+    with _server([], "replab") as url:
         pg = browser.new_page(viewport={"width": 1400, "height": 900})
         pg.set_default_timeout(120_000)
         out["replab_open"] = _open(pg, url + "/")
@@ -177,7 +156,7 @@ def _replab(browser, out: dict) -> None:
 def _trec(browser, out: dict) -> None:
     if not (TREC_DL / "runs").is_dir():
         return
-    with _server([str(TREC_DL)]) as url:
+    with _server([str(TREC_DL)], "trec") as url:
         pg = browser.new_page(viewport={"width": 1400, "height": 900})
         pg.set_default_timeout(120_000)
         out["trec_open"] = _open(pg, url + "/")
@@ -188,7 +167,7 @@ def _trec(browser, out: dict) -> None:
 def _table(browser, out: dict) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         table = score_table(Path(tmp) / f"scores_{S}x{T}.csv")
-        with _server([str(table)]) as url:
+        with _server([str(table)], "table") as url:
             pg = browser.new_page(viewport={"width": 1400, "height": 900})
             pg.set_default_timeout(120_000)
             out["table_open"] = _open(pg, url + "/")
