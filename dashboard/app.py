@@ -46,6 +46,8 @@ st.markdown(
     [data-testid="stSidebar"] label p {font-size: 0.85rem;}
     .block-container {padding-top: 3.2rem; padding-bottom: 2rem;}
     h1 {font-size: 1.9rem !important; padding-bottom: 0.1rem !important;}
+    [data-testid="stMain"] pre, [data-testid="stMain"] pre code {white-space: pre-wrap !important;
+        overflow-wrap: anywhere;}
     .unanimity-verdict {font-size: 1.2rem; font-weight: 600; margin: 0.2rem 0 0.6rem 0;}
     [data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div,
     [data-testid="stMetricDelta"] div {white-space: normal !important; overflow: visible !important;

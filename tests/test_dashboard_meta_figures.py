@@ -34,3 +34,12 @@ def test_html_tables_escape_names():
     wide = verdict_table(pd.DataFrame({"metric": ["m", "m"], "constraint": ["c_1", "c_2"],
                                        "holds": [True, False]}))
     assert list(wide.columns) == ["measure", "c 1", "c 2"]
+
+
+def test_coinciding_measures_share_one_label():
+    # with three systems many measures sit at one point: one label "first +k", all in the hover
+    t = pd.DataFrame({"metric": ["p", "r", "f", "q"], "robustness": [1.0, 1.0, 1.0, 0.3],
+                      "per-topic@1": [-1.0, -1.0, -1.0, -1.0]})
+    tr = robustness_strictness_figure(t, "per-topic@1").data[0]
+    assert list(tr.text) == ["p +2", "", "", "q"]
+    assert list(tr.customdata) == ["p, r, f"] * 3 + ["q"]

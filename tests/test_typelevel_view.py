@@ -63,7 +63,10 @@ def test_rank_slope_figure():
 def test_spearman_figure():
     comp = rank_comparison(_scores())
     fig = figs.spearman_figure(comp.spearman, comp.type_level)
-    assert list(fig.data[0].x) == ["accuracy_m1", "type_macro_f *", "nvi"]
+    # rows named (type level marked *), columns numbered like the rows, every pair in the hover
+    assert list(fig.data[0].y) == ["1. accuracy_m1", "2. type_macro_f *", "3. nvi"]
+    assert list(fig.data[0].x) == ["1", "2", "3"]
+    assert fig.data[0].customdata[0][1] == "accuracy_m1 vs type_macro_f"
     assert np.asarray(fig.data[0].z)[0, 1] == pytest.approx(-1.0)
 
 

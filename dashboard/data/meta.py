@@ -22,8 +22,9 @@ from dashboard.data import live
 from dashboard.data.sources import Source
 from dashboard.state import Selection
 
-__all__ = ["ranking_coverage", "pair_agreement", "pair_words", "ranking_table", "filtering_results",
-           "campaign_meta", "family_constraints", "FAMILY_MEASURES", "family_of"]
+__all__ = ["ranking_coverage", "pair_agreement", "pair_words", "words_of", "ranking_table",
+           "filtering_results", "campaign_meta", "family_constraints", "FAMILY_MEASURES",
+           "family_of"]
 
 #: the measures whose constraints each family's table shows.
 FAMILY_MEASURES: dict[str, tuple[str, ...]] = {
@@ -43,9 +44,14 @@ def _src(cid: str, path: str, runs: tuple[str, ...], beds: str | None) -> Source
 def pair_words(sel: Selection):
     """:class:`~metrics.analyses.metric_pair.PairWords` of the selected pair: precision-like /
     recall-like only where the pair is one."""
+    return words_of(sel.precision, sel.recall)
+
+
+def words_of(first: str, second: str):
+    """:class:`~metrics.analyses.metric_pair.PairWords` of the pair (``first``, ``second``)."""
     from metrics.analyses.metric_pair import pair_words as _pw  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    return _pw(sel.precision, sel.recall)
+    return _pw(first, second)
 
 
 def family_of(info: dict) -> str | None:

@@ -263,8 +263,8 @@ class StoredView(ComparisonView):
         what = NEEDS_SCORES.get(view)
         if what is None:
             return None
-        return (f"{what}: computed from the per-topic scores, which a comparison bundle does "
-                f"not hold; open the campaign with `{self.open_command()}`.")
+        return (f"{what}: not in a comparison bundle, which holds no per-topic scores; open "
+                f"the campaign with `{self.open_command()}`.")
 
     def choose(self, a: str, b: str) -> None:
         state.request(**{BUNDLE_A: a, BUNDLE_B: b})

@@ -59,17 +59,31 @@ def robustness_strictness_figure(table: pd.DataFrame, strictness: str,
     finite = x[np.isfinite(x)]
     lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 0.0)
     pad = max(0.02, 0.15 * (hi - lo))
-    # labels alternate above and below the points in the order of x, so that neighbours
-    # (close Strictness) never put their labels on the same side
-    order = np.argsort(np.where(np.isfinite(x), x, np.inf), kind="stable")
+    y = table["robustness"].to_numpy(dtype=float)
+    names = table["metric"].astype(str).to_numpy()
+    # measures at (nearly) one point share one label, "name +k", and one hover listing them all:
+    # with few systems many measures coincide and their labels would be printed over each other
+    cell = np.stack([np.round((np.nan_to_num(x, nan=hi) - lo) / (hi - lo + 2 * pad) * 40),
+                     np.round(np.nan_to_num(y, nan=0.0) * 40)], axis=1)
+    _, group, size = np.unique(cell, axis=0, return_inverse=True, return_counts=True)
+    group = group.reshape(-1)
+    first = np.zeros(len(x), dtype=bool)
+    first[np.unique(group, return_index=True)[1]] = True
+    members = {g: ", ".join(names[group == g]) for g in np.unique(group)}
+    text = [(n + (f" +{size[g] - 1}" if size[g] > 1 else "")) if f else ""
+            for n, g, f in zip(names, group, first, strict=True)]
+    hover = [members[g] for g in group]
+    # labels alternate above and below the labelled points in the order of x, so that
+    # neighbours (close Strictness) never put their labels on the same side
+    order = np.argsort(np.where(np.isfinite(x) & first, x, np.inf), kind="stable")
     side = np.empty(len(x), dtype=int)
     side[order] = np.arange(len(x)) % 2
     where = ["top center" if k == 0 else "bottom center" for k in side]
     fig = go.Figure(go.Scatter(
-        x=x, y=table["robustness"], mode="markers+text",
-        text=table["metric"].astype(str), textposition=where,
+        x=x, y=y, mode="markers+text", text=text, textposition=where, customdata=hover,
         marker=dict(size=10, color=OKABE_ITO["vermillion"]),
-        hovertemplate="%{text}<br>Strictness %{x:.3f}<br>Robustness %{y:.3f}<extra></extra>"))
+        hovertemplate="%{customdata}<br>Strictness %{x:.3f}<br>Robustness %{y:.3f}"
+                      "<extra></extra>"))
     fig.update_xaxes(title_text=f"Strictness ({strictness})", range=[lo - pad, hi + pad])
     fig.update_yaxes(title_text="Robustness")
     layout(fig, title or "Robustness against Strictness", height=380)

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures.style import COLOR_DOWN, COLOR_TIED, COLOR_UP, FONT, MIN_FONT
+from dashboard.figures.style import COLOR_DOWN, COLOR_TIED, COLOR_UP, FONT, MIN_FONT, short
 
-__all__ = ["rank_slope_figure", "spearman_figure", "mapping_figure", "UNMAPPED"]
+__all__ = ["rank_slope_figure", "spearman_figure", "mapping_figure", "measure_label", "UNMAPPED"]
 
 UNMAPPED = "(unmapped)"
 #: A run that climbs, falls or keeps its rank at the type level: colour, dash and marker, as in
@@ -59,21 +59,34 @@ def rank_slope_figure(ranks: pd.DataFrame, token_metric: str, type_metric: str,
     return fig
 
 
+def measure_label(name: str, n: int = 30) -> str:
+    """A measure's name for a label: the many-to-one mapping written M-1, cut to ``n``."""
+    return short(str(name).replace("(mapping=many_to_one)", " (M-1)"), n)
+
+
 def spearman_figure(spearman: pd.DataFrame, type_level: dict,
                     title: str | None = None) -> go.Figure:
     """Heatmap of rank correlations; type-level measures are marked with ``*``."""
-    labels = [f"{m}{' *' if type_level.get(m) else ''}" for m in spearman.columns]
+    names = [str(m) for m in spearman.columns]
+    # rows named in full (cut at 30 characters), columns numbered like the rows: long names on
+    # both axes leave no room for the cells; the values are written in the cells only while
+    # they fit (up to 10 measures), the hover has them all
+    rows = [f"{i}. {measure_label(m)}{' *' if type_level.get(m) else ''}"
+            for i, m in enumerate(names, 1)]
+    cols = [str(i) for i in range(1, len(names) + 1)]
     z = spearman.to_numpy(dtype=float)
     text = np.where(np.isnan(z), "", np.vectorize(lambda v: f"{v:.2f}")(np.nan_to_num(z)))
+    full = np.array([[f"{a} vs {b}" for b in names] for a in names])
     fig = go.Figure(go.Heatmap(
-        z=z, x=labels, y=labels, zmin=-1, zmax=1, colorscale="RdBu", text=text,
-        texttemplate="%{text}", textfont={"size": MIN_FONT},
-        hovertemplate="%{y} vs %{x}: %{z:.2f}<extra></extra>",
+        z=z, x=cols, y=rows, zmin=-1, zmax=1, colorscale="RdBu", text=text, customdata=full,
+        texttemplate="%{text}" if len(names) <= 10 else None, textfont={"size": MIN_FONT},
+        hovertemplate="%{customdata}: %{z:.2f}<extra></extra>",
         colorbar={"title": "Spearman"},
     ))
     fig.update_layout(title=title or "Rank correlation between measures (* = type level)",
-                      height=max(360, 34 * len(labels) + 160), template="plotly_white",
+                      height=max(360, 30 * len(rows) + 160), template="plotly_white",
                       font=FONT)
+    fig.update_xaxes(title_text="measure (numbered as the rows)", tickangle=0)
     fig.update_yaxes(autorange="reversed")
     return fig
 

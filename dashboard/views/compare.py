@@ -254,6 +254,7 @@ with ui.guard("The pairs table"):
     only = st.toggle(f"Only pairs with UIR {cfg.improved_sign} {cfg.threshold:.2f}", value=True,
                      key="cmp_robust")
     shown = pairs[improves(pairs["uir"], cfg.threshold, cfg.strict_improved)] if only else pairs
+    shown = shown.sort_values(["uir", "delta_f"], ascending=False, kind="stable")
     cols = [c for c in ("system_a", "system_b", "uir", "uir_param", "delta_f", "beats_all_alpha",
                         "pair_class") if c in shown.columns]
     # widths that fit the page at 1024 px; every column is in the pairs CSV (Export page)

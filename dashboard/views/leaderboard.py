@@ -7,12 +7,18 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import figures, ui
-from dashboard.data import live, view
+from dashboard.data import live, meta, view
 from dashboard.figures import short
 from dashboard.figures.pr_plane import pr_plane_figure
 from dashboard.figures.ranking import COLLAPSE_AT, MANY_SYSTEMS, hasse_figure
 from dashboard.figures.uncertainty import RULE_LABELS, aggregation_figure, rank_intervals_figure
 from metrics.analyses.baselines import BASELINES
+
+
+def _head(name: str) -> str:
+    """A metric's name as a narrow column header: its first six characters and an ellipsis."""
+    return name if len(name) <= 7 else name[:6] + "\u2026"
+
 
 v = view.current()
 sel, cfg = v.sel, v.settings
@@ -59,9 +65,10 @@ with ui.guard("The leaderboard"):
 
     ui.plot(pr_plane_figure(board, cfg.precision, cfg.recall, cfg.alpha, highlight),
             key="lb_pr_plane", sel=sel, filename="precision_recall_plane")
-    st.caption("Each system at its mean precision and recall; dotted: the points of equal "
+    first, second = short(cfg.precision, 28), short(cfg.recall, 28)
+    st.caption(f"Each system at its mean {first} and {second}; dotted: the points of equal "
                f"F\u03b1 at \u03b1 = {cfg.alpha:.2f} (JAIR 2011 Figs 1 and 3). Where one system "
-               "has the higher precision and the other the higher recall, the order of their "
+               f"has the higher {first} and the other the higher {second}, the order of their "
                "F\u03b1 depends on \u03b1: what UIR tests. "
                + ("The curves are the F\u03b1 of the means; the macro F\u03b1 of the ranking "
                   "averages it per topic, so a point can sit off its curve."
@@ -85,6 +92,11 @@ with ui.guard("The leaderboard"):
                "(only when \u2265 the threshold). # impr.: how many systems this one improves "
                f"with UIR {cfg.improved_sign} threshold ({cfg.profile} profile; the UIR analysis "
                "page lists them). Select a row to make it system A.")
+    # the metrics' names cut to a narrow header; P / R where the cut names would be equal
+    heads = (_head(cfg.precision), _head(cfg.recall))
+    if heads[0] == heads[1]:
+        pr_like = meta.words_of(cfg.precision, cfg.recall).pr_like
+        heads = ("P", "R") if pr_like else ("1st", "2nd")
     # column widths that add up to less than the page at 1024 px: no table scrolls sideways
     event = st.dataframe(
         rows_shown, key="lb_table", hide_index=True, width="stretch",
@@ -95,14 +107,16 @@ with ui.guard("The leaderboard"):
                 "", width=70 if n_base else 30,
                 help="A, B: the selected pair; \u25c6: Pareto-optimal on the metrics' means "
                      "(no system at least as good on every metric and better on one)"),
-            "system": st.column_config.TextColumn("System", width=160 if n_base else 185),
+            "system": st.column_config.TextColumn("System", width=150 if n_base else 173),
             "f": st.column_config.NumberColumn("F\u03b1", format="%.3f", width=55,
                                                help=f"F\u03b1 at \u03b1 = {cfg.alpha:.2f}, "
                                                     f"{cfg.average} average"),
-            "precision": st.column_config.NumberColumn("P", format="%.3f", width=52,
-                                                       help=f"mean {cfg.precision}"),
-            "recall": st.column_config.NumberColumn("R", format="%.3f", width=52,
-                                                    help=f"mean {cfg.recall}"),
+            "precision": st.column_config.NumberColumn(
+                heads[0], format="%.3f", width=58,
+                help=f"mean {cfg.precision}"),
+            "recall": st.column_config.NumberColumn(
+                heads[1], format="%.3f", width=58,
+                help=f"mean {cfg.recall}"),
             "reference_system": st.column_config.TextColumn("Reference system", width=160),
             "reference_uir": st.column_config.TextColumn("its UIR", width=55,
                                                          help="UIR(reference, system)"),
@@ -227,24 +241,31 @@ with ui.guard("The rankings under each aggregation rule"):
                                title="Rank under each aggregation rule"),
             key="lb_aggregation", sel=sel, filename="aggregation_rules")
     tau = agg.tau
-    worst = tau.loc[tau["kendall_tau"].idxmin()] if len(tau) else None
+    valid = tau.dropna(subset=["kendall_tau"])
+    worst = valid.loc[valid["kendall_tau"].idxmin()] if len(valid) else None
     n_robust = int(agg.flips["uir_robust"].sum())
     st.caption(
         f"One line per system (the top {n_top} by F\u03b1, and A, B; \u25c6 Pareto-optimal). "
         f"{len(agg.flips)} pairs are ordered one way by one rule and the other way by another; "
         f"UIR calls {n_robust} of them a robust improvement."
-        + (f" Least agreement: {worst['rule_a']} vs {worst['rule_b']}, Kendall \u03c4 = "
-           f"{worst['kendall_tau']:.2f}." if worst is not None else ""))
+        + (f" Least agreement: {RULE_LABELS.get(worst['rule_a'], worst['rule_a'])} vs "
+           f"{RULE_LABELS.get(worst['rule_b'], worst['rule_b'])}, Kendall \u03c4 = "
+           f"{worst['kendall_tau']:.2f}." if worst is not None else "")
+        + (" \u03c4 is undefined (\u2013) where a rule ties every system shown."
+           if tau["kendall_tau"].isna().any() else ""))
     labelled = tau.assign(rule_a=tau["rule_a"].map(RULE_LABELS),
-                          rule_b=tau["rule_b"].map(RULE_LABELS))
+                          rule_b=tau["rule_b"].map(RULE_LABELS),
+                          kendall_tau=tau["kendall_tau"].map(
+                              lambda v: "\u2013" if v != v else f"{v:.2f}"))
     st.dataframe(labelled[["rule_a", "rule_b", "kendall_tau"]], key="lb_tau", hide_index=True,
-                 width="stretch", height=220,
+                 width="stretch", height=min(36 * len(labelled) + 40, 220),
                  column_config={"rule_a": st.column_config.TextColumn("Rule", width=120),
                                 "rule_b": st.column_config.TextColumn("vs rule", width=120),
-                                "kendall_tau": st.column_config.NumberColumn(
-                                    "Kendall \u03c4", format="%.2f", width=90)})
+                                "kendall_tau": st.column_config.TextColumn(
+                                    "Kendall \u03c4", width=90)})
     st.dataframe(agg.flips[["system_a", "system_b", "uir", "uir_robust"]], key="lb_flips",
-                 hide_index=True, width="stretch", height=260,
+                 hide_index=True, width="stretch",
+                 height=min(36 * len(agg.flips) + 40, 260),
                  column_config={
                      "system_a": st.column_config.TextColumn("A (first by F\u03b1)", width=170),
                      "system_b": st.column_config.TextColumn("B", width=170),

@@ -74,20 +74,11 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
     # each system at each alpha is in the bundle's weps_table2.csv)
     keep = ["system_a", "system_b",
             *[c for c in weps.columns if c.startswith(("delta_", "p_"))], "reverses"]
-    st.dataframe(shown[keep].assign(**{c: shown[c].map(format_p)
-                                       for c in keep if c.startswith("p_")}),
-                 hide_index=True, width="stretch", placeholder="\u2013",
-                 height=min(36 * len(shown) + 40, 360),
-                 key=f"{key}_weps",
-                 column_config={"system_a": st.column_config.TextColumn("a", width=170),
-                                "system_b": st.column_config.TextColumn("b", width=170),
-                                "reverses": st.column_config.CheckboxColumn("reverses",
-                                                                            width=70),
-                                **{c: st.column_config.NumberColumn(_weps_label(c), width=75,
-                                                                    format="%+.3f")
-                                   for c in keep if c.startswith("delta_")},
-                                **{c: st.column_config.TextColumn(_weps_label(c), width=75)
-                                   for c in keep if c.startswith("p_")}})
+    if shown.empty:
+        st.markdown("No pair " + ("reverses: none is significant one way at one \u03b1 and "
+                                  "the other way at the other." if only else "to show."))
+    else:
+        _weps_table(shown, keep, key)
     st.caption(f"Wilcoxon on per-topic F\u03b1, two-sided, {counts.get('correction', 'none')} "
                f"correction, level {counts.get('level', 0.05)}.")
 
@@ -142,3 +133,21 @@ def render_baselines(df: pd.DataFrame, key: str, heading: bool = False) -> None:
                                 for c in ("f_mean", "f_sd", "precision", "recall")})
     st.caption("UniformRand (random) and UltraShapedRand (ultra-shaped) with k clusters per "
                "topic, several seeds each; the last rows average over k.")
+
+
+def _weps_table(shown: pd.DataFrame, keep: list[str], key: str) -> None:
+    """WePS Table 2's rows ``shown``: a, b, and the difference and p at each alpha."""
+    st.dataframe(shown[keep].assign(**{c: shown[c].map(format_p)
+                                       for c in keep if c.startswith("p_")}),
+                 hide_index=True, width="stretch", placeholder="\u2013",
+                 height=min(36 * len(shown) + 40, 360),
+                 key=f"{key}_weps",
+                 column_config={"system_a": st.column_config.TextColumn("a", width=170),
+                                "system_b": st.column_config.TextColumn("b", width=170),
+                                "reverses": st.column_config.CheckboxColumn("reverses",
+                                                                            width=70),
+                                **{c: st.column_config.NumberColumn(_weps_label(c), width=75,
+                                                                    format="%+.3f")
+                                   for c in keep if c.startswith("delta_")},
+                                **{c: st.column_config.TextColumn(_weps_label(c), width=75)
+                                   for c in keep if c.startswith("p_")}})

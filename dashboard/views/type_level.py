@@ -19,6 +19,7 @@ from dashboard.data.type_level import (
     rank_comparison,
     scores_for,
 )
+from dashboard.figures import short
 from dashboard.figures import typelevel as figs
 from dashboard.render.downloads import mapping_csv
 
@@ -44,7 +45,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     run : str, optional
         The run the mapping section opens on (the page passes system A).
     """
-    st.header("Type level", anchor=False)
+    st.title("Type level", anchor=False)
     st.caption("Token-level measures score the corpus tagging; type-level measures (Reichart, "
                "Abend & Rappoport 2010) score the lexicon an induction system builds: which gold "
                "tags each word type gets. The two can rank the same runs differently.")
@@ -67,7 +68,22 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     st.caption(f"Spearman correlation of the two rankings: {rho:.2f}" if pd.notna(rho)
                else "The rankings cannot be correlated (a measure is constant).")
     with st.expander("All measures: campaign means and ranks (the paper's Table 1)"):
-        st.dataframe(comp.to_dataframe(), width="stretch")
+        # one row per measure and one column per run: the runs of a tagging campaign are few,
+        # the measures many; means or ranks, so that the table fits a 1024 px slide
+        shown = st.segmented_control("Show", ["means", "ranks"], default="means",
+                                     key=f"{key}_table1") or "means"
+        grid = (comp.means if shown == "means" else comp.ranks.astype(int)).T
+        grid.index = [f"{figs.measure_label(m, 26)}{' *' if comp.type_level.get(m) else ''}"
+                      for m in grid.index]
+        width = max(48, min(90, 470 // max(1, grid.shape[1])))
+        st.dataframe(grid, width="stretch", height=min(35 * len(grid) + 38, 620),
+                     column_config={"_index": st.column_config.TextColumn("measure", width=170),
+                                    **{str(c): st.column_config.NumberColumn(
+                                        short(c, 12), format="%.3f" if shown == "means"
+                                        else "%d", width=width, help=str(c))
+                                       for c in grid.columns}})
+        st.caption("\\* type level; M-1: the many-to-one mapping. Ranks: 1 = the best run "
+                   "under the measure.")
         ui.plot(figs.spearman_figure(comp.spearman, comp.type_level), key=f"{key}_rho",
                 filename="spearman_token_type")
 

@@ -58,11 +58,15 @@ if comp is not None:
                 key="uir_threshold", sel=sel, filename="uir_threshold_curve")
         row = comp.threshold_curve.iloc[
             (comp.threshold_curve["threshold"] - cfg.threshold).abs().argsort()[:1]].iloc[0]
-        st.caption(
-            f"At t = {cfg.threshold:.2f}: {row['pairs']:.0%} of the pairs pass; among them "
-            f"{row['concordant']:.0%} are significant concordant improvements, "
-            f"{row['opposite']:.0%} opposite, {row['beats_all_alpha']:.0%} win for every \u03b1 "
-            f"and {row['f_contradicts']:.0%} have a lower F\u03b1.")
+        if row["pairs"] > 0:
+            st.caption(
+                f"At t = {cfg.threshold:.2f}: {row['pairs']:.0%} of the pairs pass; among them "
+                f"{row['concordant']:.0%} are significant concordant improvements, "
+                f"{row['opposite']:.0%} opposite, {row['beats_all_alpha']:.0%} win for every "
+                f"\u03b1 and {row['f_contradicts']:.0%} have a lower F\u03b1.")
+        else:
+            st.caption(f"At t = {cfg.threshold:.2f} no pair passes: no system improves another "
+                       "on enough topics for every weighting of the metrics.")
     with ui.guard("\u0394F vs UIR"):
         dfu = comp.delta_f_vs_uir
         pts = dfu.points
@@ -88,11 +92,15 @@ if comp is not None:
         wm = comp.weakest_metric
         wp = wm.points.rename(columns={"weakest_delta": "weakest"})
         names = list(comp.uir_metrics or (cfg.precision, cfg.recall))
-        ui.plot(figures.weakest_metric_figure(wp, names, wm.pearson_r),
-                key="uir_weakest", sel=sel, filename="weakest_metric_vs_uir")
-        st.caption("Pairs whose mean difference improves every metric: the smallest of those "
-                   "improvements against UIR. UIR grows with the weakest improvement, F\u03b1 "
-                   "need not.")
+        if wp.empty:
+            st.caption("**Weakest-metric improvement vs UIR**: no pair's mean difference "
+                       "improves every metric, so there is nothing to plot.")
+        else:
+            ui.plot(figures.weakest_metric_figure(wp, names, wm.pearson_r),
+                    key="uir_weakest", sel=sel, filename="weakest_metric_vs_uir")
+            st.caption("Pairs whose mean difference improves every metric: the smallest of "
+                       "those improvements against UIR. UIR grows with the weakest improvement, "
+                       "F\u03b1 need not.")
     with st.expander("How to read these figures"):
         st.markdown(
             "- **Threshold study**: a good UIR threshold accepts a fair share of pairs while "

@@ -55,7 +55,7 @@ def _sidebar_values(pg, expect: str) -> list[str]:
 
 def test_type_level_page_on_ud_ewt(page, server):
     page.goto(f"{server}/type-level?campaign={quote(UD)}")
-    _ready(page, "Type level", level=2)
+    _ready(page, "Type level")
     page.locator(".js-plotly-plot .main-svg").first.wait_for()
     assert page.locator(".js-plotly-plot").count() >= 2
     assert page.get_by_text("Found by").first.is_visible()
