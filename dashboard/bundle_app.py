@@ -19,6 +19,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard import ui
 from dashboard.data import bundles, uploads, view
 from dashboard.data.bundles import BundleSource, bundle_sources, cli_bundle, open_source
 from dashboard.ui import guard
@@ -154,7 +155,9 @@ def show() -> bool:
                           visibility="hidden") for path, title in NEEDS_CAMPAIGN.items()]
     nav = st.navigation(pages, position="top")
     st.session_state["_bundle_page"] = nav.url_path
+    ui.page_figures_start(sb.container())  # the page's "all figures" zip, once it has run
     nav.run()
+    ui.page_figures_download("bundle_" + (nav.url_path or "ranking"))
     return True
 
 

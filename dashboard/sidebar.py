@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard import ui
 from dashboard.data import live, meta, uploads
 from dashboard.data.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
@@ -263,10 +264,13 @@ def uncertainty_ui(sb) -> tuple[int, int]:
 
 
 def export_ui(sb) -> str:
-    """Image format of the charts' camera button."""
+    """Image format of the charts' camera button; below it, the slot of the page's "all
+    figures" download (:func:`dashboard.ui.page_figures_download`)."""
     with sb.expander("Chart export"):
-        return st.radio("Toolbar camera saves", ["png", "svg"], horizontal=True, key="imgfmt",
-                        persist_state="session")
+        fmt = st.radio("Toolbar camera saves", ["png", "svg"], horizontal=True, key="imgfmt",
+                       persist_state="session")
+    ui.page_figures_start(sb.container())  # the page's "all figures" zip, once it has run
+    return fmt
 
 
 def _pair_words(precision: str, recall: str):

@@ -24,7 +24,8 @@ from metrics.reports.bundle import is_bundle
 __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "sources", "cli_path",
            "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
-           "comparison_key", "demo_source", "cli_testbeds", "path_source"]
+           "comparison_key", "typelevel_key", "ud_source", "demo_source", "cli_testbeds",
+           "path_source"]
 
 DEMO_PATH = campaign_path("replab2013")  # demo_data/, in a checkout or in the installed package
 DEMO_KEY = "replab2013"
@@ -136,11 +137,16 @@ def sources() -> dict[str, Source]:
         out[CLI_KEY] = path_source(cli, CLI_KEY, f"{cli.name} (command line)", cli_testbeds())
     out[DEMO_KEY] = Source(DEMO_KEY, "RepLab 2013 (bundled)", str(DEMO_PATH), mtime_id(DEMO_PATH))
     if UD_PATH.is_dir() and (cli is None or cli.resolve() != UD_PATH.resolve()):
-        out[UD_KEY] = Source(UD_KEY, "UD English EWT, POS induction (bundled)", str(UD_PATH),
-                             mtime_id(UD_PATH))
+        out[UD_KEY] = ud_source()
     if get_script_run_ctx(suppress_warning=True) is not None:  # uploads belong to a session
         out.update(_uploads())
     return out
+
+
+def ud_source() -> Source:
+    """The bundled token tagging campaign's source (UD English EWT)."""
+    return Source(UD_KEY, "UD English EWT, POS induction (bundled)", str(UD_PATH),
+                  mtime_id(UD_PATH))
 
 
 def _is_bundle(path: Path) -> bool:
@@ -177,6 +183,12 @@ def table_key(src: Source, baselines: bool, precision: str, recall: str,
     string every analysis of that table is cached under."""
     base = f"{src.cid}|bl={int(baselines)}|{precision}|{recall}"
     return base + "|beds=" + (",".join(beds) if beds else "*")
+
+
+def typelevel_key(campaign_source: str, name: str, n_systems: int, missing: str) -> tuple:
+    """Key of a token tagging campaign's token- and type-level score table (the Type level
+    page's)."""
+    return ("typelevel", str(campaign_source), str(name), int(n_systems), missing)
 
 
 def comparison_testbeds(topic_beds: dict | None, n_beds: int | None = None) -> dict | None:

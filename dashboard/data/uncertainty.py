@@ -44,16 +44,28 @@ def bootstrap(sel: Selection, t: live.Table):
                       sel.profile, int(sel.bootstrap), int(sel.bootstrap_seed))
 
 
-@st.cache_data(show_spinner="Ranking by every aggregation rule\u2026", max_entries=16)
+@st.cache_resource(show_spinner="Ranking by every aggregation rule\u2026", max_entries=8)
+def _aggregation_core(tkey: str, _result, _t: pd.DataFrame, average: str):
+    """The alpha- and threshold-free part (the score cube, the rules on the means, F at 0 and
+    1, the Pareto front): once per table, not on every step of the alpha slider."""
+    from metrics.analyses.aggregation import aggregation_core  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
+
+    return aggregation_core(_t, _result)
+
+
+# read only, shared like the comparison it is computed from (dashboard/data/live.py)
+@st.cache_resource(show_spinner=False, max_entries=16)
 def _aggregation(tkey: str, _result, _t: pd.DataFrame, alpha: float, threshold: float,
                  test: str, correction: str, average: str, profile: str):
-    from metrics.analyses.aggregation import aggregation_robustness  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
+    from metrics.analyses.aggregation import aggregation_at  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    return aggregation_robustness(_t, _result)
+    return aggregation_at(_aggregation_core(tkey, _result, _t, average), _result)
 
 
 def aggregation(sel: Selection, t: live.Table):
-    """:func:`metrics.analyses.aggregation.aggregation_robustness` of the comparison."""
+    """:func:`metrics.analyses.aggregation.aggregation_robustness` of the comparison (its
+    alpha-free core cached per table, :func:`metrics.analyses.aggregation.aggregation_at` per
+    alpha and threshold)."""
     return _aggregation(t.key, live.comparison(sel, t), t.frame, round(sel.alpha, 4),
                         round(sel.threshold, 4), sel.test, sel.correction, sel.average,
                         sel.profile)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dashboard import ui
 from dashboard.data.type_level import (
     TOKEN_METRICS,
     TYPE_METRICS,
@@ -61,8 +62,8 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     c1, c2 = st.columns(2)
     tok = c1.selectbox("Token-level measure", TOKEN_METRICS, key=f"{key}_tok")
     typ = c2.selectbox("Type-level measure", TYPE_METRICS, key=f"{key}_typ")
-    st.plotly_chart(figs.rank_slope_figure(comp.ranks, tok, typ), theme=None, width="stretch",
-                    key=f"{key}_slope")
+    ui.plot(figs.rank_slope_figure(comp.ranks, tok, typ), key=f"{key}_slope",
+            filename="token_vs_type_ranks")
     rho = comp.spearman.loc[tok, typ]
     st.caption(f"Spearman correlation of the two rankings: {rho:.2f}" if pd.notna(rho)
                else "The rankings cannot be correlated (a measure is constant).")
@@ -83,8 +84,8 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
                                        for c in grid.columns}})
         st.caption("\\* type level; M-1: the many-to-one mapping. Ranks: 1 = the best run "
                    "under the measure.")
-        st.plotly_chart(figs.spearman_figure(comp.spearman, comp.type_level), theme=None,
-                        width="stretch", key=f"{key}_rho")
+        ui.plot(figs.spearman_figure(comp.spearman, comp.type_level), key=f"{key}_rho",
+                filename="spearman_token_type")
 
     st.subheader("The mapping of one run", anchor=False)
     # two selects per row: whole names at 1024 px
@@ -115,9 +116,9 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
                  f"the best mapping found ({one['exactness'].iloc[0]}: the optimum lies at most "
                  "that far above its score)")
         st.caption(f"Found by {method}: {exact}.")
-    st.plotly_chart(figs.mapping_figure(one, title=f"{system} on {topic}: clusters mapped to "
-                                                   "each gold tag"),
-                    theme=None, width="stretch", key=f"{key}_mapfig")
+    ui.plot(figs.mapping_figure(one, title=f"{system} on {topic}: clusters mapped to "
+                                           "each gold tag"),
+            key=f"{key}_mapfig", filename="mapping")
     st.dataframe(
         one[["cluster", "tag", "cluster_types", "cluster_tokens", "shared_types"]]
         .assign(tag=one["tag"].replace("", "(unmapped)"))
