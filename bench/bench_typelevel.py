@@ -9,7 +9,8 @@
   load itself is timed too (target: well under a second).
 * ``typelevel_ud_ewt_many_to_one``: the same type-level measures under M-1, with their default
   time limits: MacroI, MacroC and MicroI exact (integer programs for the polysemous runs),
-  MicroC by hill climbing with its LP bound; target 60 s, the issue's budget for an exact M-1
+  MicroC by hill climbing with the LP bound of its exact program (docs/type-level.md: proving
+  MicroC exact takes seconds to a minute a topic); target 60 s, the budget for an exact M-1
   evaluation of the nine runs.
 * ``typelevel_macro11_1M``: 1-1 MacroI (with MicroI and MicroC, which share the work) on one
   topic of 1,000,000 tokens, 50 gold tags and 200 clusters over 60,000 Zipf-distributed word

@@ -21,6 +21,17 @@ import streamlit as st  # noqa: E402
 
 _VIEWS = Path(__file__).resolve().parent / "views"
 
+
+def _chart_code_preload() -> str:
+    """A ``modulepreload`` link to Streamlit's chart module (plotly.js, about 4.7 MB): the
+    browser fetches and compiles it while the server still computes the view, instead of after
+    the first chart arrives (the larger part of a cold open on a busy machine). The file name
+    is the installed Streamlit's; the link is relative like the page's own scripts."""
+    js = Path(st.__file__).resolve().parent / "static" / "static" / "js"
+    return "".join(f"<link rel='modulepreload' href='./static/js/{p.name}'>"
+                   for p in sorted(js.glob("PlotlyChart.*.js"))[:1])
+
+
 st.set_page_config(page_title="Unanimity", page_icon=":material/balance:", layout="wide",
                    initial_sidebar_state=330)  # px: names of ~26 characters fit the A/B boxes
 # The page style, and a spinner over the main area while the script runs (a cold open loads the
@@ -65,7 +76,7 @@ st.markdown(
     }
     </style>"""
     "<div class='unanimity-loading' role='status' aria-live='polite'><div "
-    "class='unanimity-spinner'></div>Computing the view\u2026</div>",
+    "class='unanimity-spinner'></div>Computing the view\u2026</div>" + _chart_code_preload(),
     unsafe_allow_html=True,
 )
 
@@ -93,14 +104,14 @@ if st.session_state.get("_slide"):
     )
 
 # imported after the spinner is on the page: a cold server's first imports take seconds
-from dashboard import sidebar, state  # noqa: E402
+from dashboard import sidebar, state, ui  # noqa: E402
 from dashboard.ui import guard  # noqa: E402
 
 
 def _token_tagging() -> bool:
-    from dashboard import data  # noqa: PLC0415 - deferred: imported after the spinner is on the page
+    from dashboard.data import live  # noqa: PLC0415 - deferred: imported after the spinner is on the page
 
-    return bool(data.campaign_info(state.selection().source).get("token_tagging"))
+    return bool(live.campaign_info(state.selection().source).get("token_tagging"))
 
 
 state.apply_requests()
@@ -155,6 +166,7 @@ if not ok and page.url_path != "data":
     st.info("Pick another campaign in the sidebar, or load one on the **Data** page.")
     st.stop()
 page.run()
+ui.page_figures_download(page.url_path or "ranking")
 if os.environ.get("UNANIMITY_TIMING"):  # server time of each run, for the performance checks
     print(f"[unanimity] {page.url_path or 'leaderboard'} run {time.perf_counter() - _T0:.3f}s",
           file=sys.stderr, flush=True)

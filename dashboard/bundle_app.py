@@ -1,12 +1,14 @@
-"""The dashboard on a comparison bundle: its own sidebar and pages, every number read from the
-bundle's stored tables (:mod:`dashboard.bundles`; docs/rankings.md, "Bundles").
+"""The dashboard on a comparison bundle: its own sidebar, the campaign's pages, every number read
+from the bundle's stored tables (:mod:`dashboard.data.bundles`; docs/rankings.md, "Bundles").
 
 :func:`show` is called by ``app.py`` before the campaign sidebar: when the URL names a bundle
 (``?bundle=KEY``), or the command line gave one and the session has not gone back to the
-campaigns, it draws the bundle's sidebar (which bundle, its fixed settings, back to the
-campaigns), registers the bundle pages and runs the current one. A bundle that
-:func:`metrics.reports.bundle.open_bundle` refuses (edited files, another format version) shows its
-message and the Data page, never a traceback.
+campaigns, it draws the bundle's sidebar (which bundle, its fixed settings, systems A and B,
+back to the campaigns), makes the bundle the source of the pages
+(:func:`dashboard.data.view.show_bundle`: the Leaderboard, Compare, UIR, Papers and Export pages
+render the bundle through :class:`dashboard.data.view.ComparisonView`) and runs the current
+one. A bundle that :func:`metrics.reports.bundle.open_bundle` refuses (edited files, another
+format version) shows its message and the Data page, never a traceback.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import bundles, uploads
-from dashboard.bundles import BundleSource, bundle_sources, cli_bundle, open_source
+from dashboard import ui
+from dashboard.data import bundles, uploads, view
+from dashboard.data.bundles import BundleSource, bundle_sources, cli_bundle, open_source
 from dashboard.ui import guard
 from metrics.reports.bundle import MANIFEST, Bundle
 
-__all__ = ["show", "current", "title", "open_ui", "just_opened", "zipped", "NEEDS_CAMPAIGN",
-           "PARAM", "leave", "go"]
+__all__ = ["show", "current", "open_ui", "just_opened", "zipped", "NEEDS_CAMPAIGN", "PARAM",
+           "leave", "go"]
 
 PARAM = "bundle"
 _VIEW = "_bundle_view"
@@ -32,8 +35,8 @@ _OPENED = "_bundle_opened"
 _VIEWS = Path(__file__).resolve().parent / "views"
 #: Campaign pages a bundle cannot show (they need per-topic scores or the campaign itself), by
 #: address: a link to one of them opens a page that says so instead of "Page not found".
-NEEDS_CAMPAIGN = {"testbeds": "Test beds",
-                  "type-level": "Type level", "metrics": "Metrics", "export": "Export"}
+NEEDS_CAMPAIGN = {"testbeds": "Test beds", "type-level": "Type level", "metrics": "Metrics",
+                  "meta": "Meta"}
 
 
 def _requested() -> BundleSource | None:
@@ -70,25 +73,9 @@ def leave() -> None:
         del st.query_params[PARAM]
 
 
-def title(src: BundleSource) -> str:
-    """How page headers name the bundle: its folder's name (or the uploaded zip's)."""
-    return f"Stored comparison \u201c{src.label.split(' (')[0] or Path(src.path).name}\u201d"
-
-
 def current() -> tuple[BundleSource, Bundle | None]:
     """The bundle source of this run and the opened bundle (None when it was refused)."""
     return st.session_state[_VIEW]
-
-
-def opened() -> tuple[BundleSource, Bundle]:
-    """:func:`current` for a page that shows the bundle's tables: when the bundle was refused,
-    the page says so and stops (the Data page says why)."""
-    src, b = current()
-    if b is None:
-        st.error(f"{src.label} could not be opened; the Data page says why.")
-        st.stop()
-    assert b is not None  # st.stop() does not return
-    return src, b
 
 
 def _settings(sb, b: Bundle) -> None:
@@ -104,6 +91,12 @@ def _settings(sb, b: Bundle) -> None:
         f"{o.get('profile', 'default')} profile",
         f"{p.get('n_systems', '?')} systems, {p.get('n_topics', '?')} topics",
     ]))
+    names = b.systems.sort_values("rank", kind="stable")["system"].astype(str).tolist()
+    for key, default in ((view.BUNDLE_A, 0), (view.BUNDLE_B, min(1, len(names) - 1))):
+        if st.session_state.get(key) not in names:
+            st.session_state[key] = names[default]
+    sb.selectbox("System A", names, key=view.BUNDLE_A, bind="query-params")
+    sb.selectbox("System B", names, key=view.BUNDLE_B, bind="query-params")
     sb.caption(":material/inventory_2: Stored results: nothing is recomputed, so \u03b1, the "
                "threshold and the test are those the bundle was written with. To change them, "
                "open the campaign itself (its path is on the **Data** page).")
@@ -112,6 +105,7 @@ def _settings(sb, b: Bundle) -> None:
 def show() -> bool:
     """Draw the bundle view when one is asked for; return whether it was drawn."""
     src = _requested()
+    view.show_bundle(None, None)
     if src is None:
         return False
     sb = st.sidebar
@@ -132,33 +126,38 @@ def show() -> bool:
         leave()
         st.rerun()
     st.session_state[_VIEW] = (src, bundle)
+    view.show_bundle(src, bundle)
     data_page = st.Page(str(_VIEWS / "bundle_data.py"), title="Data", url_path="data",
                         icon=":material/fact_check:", default=bundle is None)
     if bundle is None:
         pages = [data_page]
     else:
+        # the campaign's pages, each rendering the bundle (dashboard/data/view.py)
         pages = [
-            st.Page(str(_VIEWS / "bundle_leaderboard.py"), title="Leaderboard",
-                    url_path="ranking", icon=":material/leaderboard:", default=True),
-            st.Page(str(_VIEWS / "bundle_leaderboard.py"), title="Leaderboard ",
+            st.Page(str(_VIEWS / "leaderboard.py"), title="Leaderboard", url_path="ranking",
+                    icon=":material/leaderboard:", default=True),
+            st.Page(str(_VIEWS / "leaderboard.py"), title="Leaderboard ",
                     url_path="leaderboard", visibility="hidden"),  # as the campaign alias
-            st.Page(str(_VIEWS / "bundle_pairs.py"), title="Pairs", url_path="compare",
+            st.Page(str(_VIEWS / "compare.py"), title="Compare", url_path="compare",
                     icon=":material/compare_arrows:"),
-            st.Page(str(_VIEWS / "bundle_uir.py"), title="UIR analysis", url_path="uir",
+            st.Page(str(_VIEWS / "uir_analysis.py"), title="UIR", url_path="uir",
                     icon=":material/grid_on:"),
+            st.Page(str(_VIEWS / "papers.py"), title="Papers", url_path="papers",
+                    icon=":material/menu_book:"),
+            st.Page(str(_VIEWS / "check_reported.py"), title="Check", url_path="check",
+                    icon=":material/rule:"),
+            st.Page(str(_VIEWS / "export.py"), title="Export", url_path="export",
+                    icon=":material/download:"),
         ]
-        if any(n in bundle.tables for n in ("jair_table5", "weps_table2")):
-            pages.append(st.Page(str(_VIEWS / "bundle_papers.py"), title="Papers' tables",
-                                 url_path="papers", icon=":material/menu_book:"))
-        pages.append(st.Page(str(_VIEWS / "check_reported.py"), title="Check reported",
-                             url_path="check", icon=":material/rule:"))
         pages.append(data_page)
         # the campaign pages that need per-topic scores keep their addresses and say why
         pages += [st.Page(str(_VIEWS / "bundle_unavailable.py"), title=title, url_path=path,
                           visibility="hidden") for path, title in NEEDS_CAMPAIGN.items()]
     nav = st.navigation(pages, position="top")
     st.session_state["_bundle_page"] = nav.url_path
+    ui.page_figures_start(sb.container())  # the page's "all figures" zip, once it has run
     nav.run()
+    ui.page_figures_download("bundle_" + (nav.url_path or "ranking"))
     return True
 
 
@@ -169,7 +168,7 @@ def just_opened() -> bool:
 
 def open_ui(expanded: bool = False) -> None:
     """"Open a comparison bundle": a folder path on the server, or a zip upload (through
-    :mod:`dashboard.uploads`); on success the dashboard shows the bundle."""
+    :mod:`dashboard.data.uploads`); on success the dashboard shows the bundle."""
 
     with st.expander("Open a comparison bundle", expanded=expanded,
                      icon=":material/inventory_2:"):

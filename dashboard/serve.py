@@ -2,14 +2,14 @@
 RULE]]``.
 
 Exactly ``streamlit run`` (same arguments, same process), after starting the warm-up of
-:mod:`dashboard.warm` so that the first session opens fast.
+:mod:`dashboard.data.warm` so that the first session opens fast.
 """
 
 from __future__ import annotations
 
 import sys
 
-from dashboard import warm
+from dashboard.data import warm
 
 __all__ = ["main"]
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, data_meta, uploads
-from dashboard.sources import DEMO_KEY, Source, sources
+from dashboard import ui
+from dashboard.data import live, meta, uploads
+from dashboard.data.sources import DEMO_KEY, Source, sources
 from dashboard.state import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_TEST, Selection, publish
 from metrics.analyses.baselines import BASELINES
 from metrics.comparison.bootstrap import DEFAULT_RESAMPLES
@@ -48,16 +49,16 @@ def campaign_ui(sb) -> tuple[Source, dict]:
                        key="campaign", bind="query-params")
     src = srcs[key]
     try:
-        return src, data.campaign_info(src)
+        return src, live.campaign_info(src)
     except Exception as exc:  # noqa: BLE001 - a bad campaign must not break the app
         sb.error(f"Could not load {src.label}: {uploads.user_text(str(exc))}")
         src = srcs[DEMO_KEY]
-        return src, data.campaign_info(src)
+        return src, live.campaign_info(src)
 
 
 def metric_pair_ui(sb, src: Source, info: dict) -> tuple[str, str, str]:
     """The metric pair: ``(label, precision, recall)``."""
-    pairs = data.metric_pairs(src)
+    pairs = live.metric_pairs(src)
     labels = list(pairs) + [CUSTOM_PAIR]
     if st.session_state.get("_pairs_of", src.key) != src.key:
         # another campaign: its own best pair (a token tagging campaign's type-level pair)
@@ -69,7 +70,7 @@ def metric_pair_ui(sb, src: Source, info: dict) -> tuple[str, str, str]:
                               "recall-like one). F\u03b1 weighs them by "
                               "\u03b1; UIR needs no weight.")
     if label == CUSTOM_PAIR:
-        names = data.metric_names(src)
+        names = live.metric_names(src)
         c1, c2 = sb.columns(2)
         _valid("p", names, names[0])
         _valid("r", names, names[min(1, len(names) - 1)])
@@ -91,7 +92,7 @@ def metric_pair_ui(sb, src: Source, info: dict) -> tuple[str, str, str]:
 def more_metrics_ui(sb, src: Source, precision: str, recall: str) -> tuple[str, ...]:
     """More metrics for UIR (a set of three or more): the unanimity views (UIR matrix, threshold
     curve, tie groups, the pair's UIR) take the pair and these; F\u03b1 stays on the pair."""
-    options = [m for m in data.metric_names(src) if m not in (precision, recall)]
+    options = [m for m in live.metric_names(src) if m not in (precision, recall)]
     if not options:
         return ()
     if any(m not in options for m in st.session_state.get("more", [])):
@@ -263,10 +264,13 @@ def uncertainty_ui(sb) -> tuple[int, int]:
 
 
 def export_ui(sb) -> str:
-    """Image format of the charts' camera button."""
+    """Image format of the charts' camera button; below it, the slot of the page's "all
+    figures" download (:func:`dashboard.ui.page_figures_download`)."""
     with sb.expander("Chart export"):
-        return st.radio("Toolbar camera saves", ["png", "svg"], horizontal=True, key="imgfmt",
-                        persist_state="session")
+        fmt = st.radio("Toolbar camera saves", ["png", "svg"], horizontal=True, key="imgfmt",
+                       persist_state="session")
+    ui.page_figures_start(sb.container())  # the page's "all figures" zip, once it has run
+    return fmt
 
 
 def _pair_words(precision: str, recall: str):
@@ -279,7 +283,7 @@ def _one_signal_note(box, sel: Selection) -> None:
     """Under the metric pair: the verdict of ``metrics.analyses.metric_pair.pair_agreement``
     when the two metrics rank the systems identically on most topics."""
     try:
-        verdict = data_meta.pair_agreement(data.table(sel))
+        verdict = meta.pair_agreement(live.table(sel))
     except Exception:  # noqa: BLE001 - the pages say what is wrong with the table
         return
     if verdict.one_signal:
@@ -309,7 +313,7 @@ def sidebar_ui() -> Selection:
         test, corr = tests_ui(st, profile)
     sel0 = Selection(src, label, precision, recall, alpha, threshold, average, beds, all_beds,
                      baselines, "", "", extra_metrics=more)
-    systems, default_a, default_b = data.default_pair(sel0)
+    systems, default_a, default_b = live.default_pair(sel0)
     _one_signal_note(pair_note, sel0)
     a, b = pair_ui(pair_box, systems, default_a, default_b, src.key)
     n_boot, boot_seed = uncertainty_ui(sb)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from dashboard.sources import Source
+from dashboard.data.sources import Source
 from metrics.comparison.profiles import (
     DEFAULT_CORRECTION,
     DEFAULT_PROFILE,
@@ -25,8 +25,8 @@ from metrics.comparison.profiles import (
     get_profile,
 )
 
-__all__ = ["Selection", "selection", "request", "apply_requests", "publish", "DEFAULT_ALPHA",
-           "DEFAULT_TEST", "DEFAULT_CORRECTION"]  # the last two: metrics.comparison.profiles'
+__all__ = ["Selection", "selection", "improved_sign", "request", "apply_requests", "publish",
+           "DEFAULT_ALPHA", "DEFAULT_TEST", "DEFAULT_CORRECTION"]  # the last two: profiles.py's
 
 
 DEFAULT_ALPHA = 0.5
@@ -62,13 +62,11 @@ class Selection:
     @property
     def strict_improved(self) -> bool:
         """Improved systems need ``UIR > threshold`` (the profile's convention, e.g. jair2011)."""
-
         return get_profile(self.profile).strict_improved
 
     @property
     def improved_sign(self) -> str:
-        """``>`` or ``≥``: how improved systems compare UIR with the threshold."""
-        return ">" if self.strict_improved else "≥"
+        return improved_sign(self.profile)
 
     @property
     def metrics(self) -> tuple[str, str]:
@@ -86,6 +84,11 @@ class Selection:
         if not self.testbeds or set(self.testbeds) == set(self.all_testbeds):
             return ()
         return tuple(sorted(self.testbeds))
+
+
+def improved_sign(profile: str) -> str:
+    """``>`` or ``≥``: how the profile's improved systems compare UIR with the threshold."""
+    return ">" if get_profile(profile).strict_improved else "≥"
 
 
 def request(**values) -> None:

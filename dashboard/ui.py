@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
+import threading
+from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import figures
+from dashboard.data.uploads import user_text
+from dashboard.render.downloads import figures_zip
 from dashboard.state import Selection
-from dashboard.uploads import user_text
 from metrics.errors import UnanimityError
 
-__all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system"]
+if TYPE_CHECKING:  # the data layer loads after the page's first paint
+    from dashboard.data.view import Settings
+
+__all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system",
+           "page_figures_start", "page_figures_download"]
 
 _LOG = logging.getLogger("unanimity.dashboard")
+#: the figures the current script run has drawn and the sidebar slot of their download (each
+#: run has its own thread)
+_RUN = threading.local()
 
 
 def header(title: str, question: str) -> None:
@@ -29,8 +40,36 @@ def plot(fig: go.Figure, key: str, sel: Selection | None = None, filename: str |
     """``st.plotly_chart`` with the project's template kept (``theme=None``) and a toolbar whose
     camera saves PNG or SVG (sidebar "Chart export")."""
     fmt = sel.image_format if sel is not None else "png"
+    drawn = getattr(_RUN, "figures", None)
+    if drawn is not None:
+        drawn.append((filename or key, fig))
     return st.plotly_chart(fig, key=key, theme=None, width="stretch",
                            config=figures.chart_config(filename or key, fmt), **kw)
+
+
+def page_figures_start(slot) -> None:
+    """Start collecting the figures :func:`plot` draws in this run; ``slot`` (a container)
+    receives their download (:func:`page_figures_download`)."""
+    _RUN.figures = []
+    _RUN.slot = slot
+
+
+def page_figures_download(page: str) -> None:
+    """The "all figures of this page" button in the slot of :func:`page_figures_start`: every
+    figure the page drew, as PNG (twice the size) and SVG in one zip, drawn on the click
+    (:func:`dashboard.render.downloads.figures_zip`). Nothing when the page drew none."""
+    drawn = list(getattr(_RUN, "figures", None) or [])
+    slot = getattr(_RUN, "slot", None)
+    _RUN.figures = None
+    if not drawn or slot is None:
+        return
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", page).strip("_") or "page"
+    slot.download_button(
+        f"All {len(drawn)} figures of this page", lambda: figures_zip(drawn),
+        file_name=f"unanimity_{stem}_figures.zip", mime="application/zip",
+        key="dl_page_figures", icon=":material/photo_library:", width="stretch",
+        help="Every chart of this page as PNG (twice the size) and SVG in one zip, drawn on "
+             "the click.")
 
 
 def unavailable(what: str, why: str, plural: bool = False) -> None:
@@ -69,7 +108,7 @@ def fmt_system(name: str, role: str | None = None) -> str:
     return f":{color}[**{tag}{name}**]"
 
 
-def pair_caption(sel: Selection) -> str:
+def pair_caption(sel: Selection | Settings) -> str:
     return (f"{fmt_system(sel.a, 'A')} vs {fmt_system(sel.b, 'B')} \u00b7 "
             f"{sel.precision} / {sel.recall} \u00b7 \u03b1 = {sel.alpha:.2f} \u00b7 "
             f"{sel.average} average \u00b7 UIR threshold {sel.threshold:.2f}")

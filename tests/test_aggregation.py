@@ -10,7 +10,12 @@ from scipy import stats
 from score_examples import long_table, random_score_table
 
 from metrics.analyses import compare
-from metrics.analyses.aggregation import RULES, aggregation_robustness
+from metrics.analyses.aggregation import (
+    RULES,
+    aggregation_at,
+    aggregation_core,
+    aggregation_robustness,
+)
 from metrics.comparison.combine import f_alpha
 
 # Four systems, two topics, three metrics (p, r, x; all higher-is-better), dyadic values so that
@@ -96,3 +101,25 @@ def test_alpha_range_equals_a_brute_force_sweep(seed):
     rk = _ranks_tol(F)
     np.testing.assert_array_equal(agg["rank_f_alpha_best"].to_numpy(), rk.min(axis=0))
     np.testing.assert_array_equal(agg["rank_f_alpha_worst"].to_numpy(), rk.max(axis=0))
+
+
+@pytest.mark.parametrize("alphas", [(0.5, 0.2), (0.3, 0.9)])
+def test_core_at_another_alpha_equals_the_whole_computation(alphas):
+    """The dashboard computes the alpha-free core once and the rest at each alpha: the same
+    tables as aggregation_robustness at that alpha (whatever order the systems come in)."""
+    table = random_score_table(15, 8, seed=3, noise=0.25)
+    P, R = "bcubed_precision", "bcubed_recall"
+    first = compare(table, P, R, alpha=alphas[0], test="none")
+    core = aggregation_core(table, first)
+    for alpha in alphas:
+        res = compare(table, P, R, alpha=alpha, test="none", threshold=0.3)
+        whole = aggregation_robustness(table, res)
+        step = aggregation_at(core, res)
+        pd.testing.assert_frame_equal(step.ranks, whole.ranks)
+        pd.testing.assert_frame_equal(step.tau, whole.tau)
+        pd.testing.assert_frame_equal(step.flips, whole.flips)
+    shuffled = core.reordered(list(reversed(core.names)))
+    assert list(shuffled.reordered(list(core.names)).f0) == list(core.f0)
+    res = compare(table, P, R, alpha=alphas[1], test="none")
+    pd.testing.assert_frame_equal(aggregation_at(shuffled, res).ranks,
+                                  aggregation_robustness(table, res).ranks)

@@ -1,6 +1,6 @@
 """The Compare page says what the comparison report says, for every ordered pair.
 
-The page renders :mod:`dashboard.pair_view` of the report's row (``CampaignComparison.pair``);
+The page renders :mod:`dashboard.render.pair_view` of the report's row (``CampaignComparison.pair``);
 here, for every ordered pair of a 30-topic campaign built to make the mean difference and the
 Wilcoxon direction disagree, and of the bundled RepLab 2013 campaign (BCubed P/R, what the
 dashboard opens on), each shown value is checked against the report's ``pairs`` / ``systems``
@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from dashboard import pair_view
+from dashboard.render import pair_view
 from metrics.analyses import compare
 from metrics.comparison.effect_size import pair_effects
 from metrics.comparison.significance import pair_classes, pair_tests

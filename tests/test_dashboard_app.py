@@ -23,8 +23,8 @@ import base64
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from dashboard import data
-from dashboard.report_html import _CSS, _table_html
+from dashboard.data import live
+from dashboard.render.report_html import _CSS, _table_html
 from metrics.measures.scoring import evaluate
 from metrics.reports.numbers import format_p
 from metrics.reports.pair_report import verdict_sentence
@@ -261,7 +261,7 @@ def test_compare_opens_with_the_verdict_sentence(app):
     assert_clean(app)
     sel = app.session_state["_selection"]
 
-    expected = verdict_sentence(data.pair_report(sel, data.table(sel)), ("A", "B"))
+    expected = verdict_sentence(live.pair_report(sel, live.table(sel)), ("A", "B"))
     first = [m.value for m in app.markdown if m.value.startswith("<p class='unanimity-verdict'>")]
     assert first and expected.replace("'", "&#x27;") in first[0]
 
@@ -515,7 +515,7 @@ def test_meta_evaluation_page_on_replab():
     shown = " ".join(h.value for h in at.get("html"))
     assert "size vs quantity overlap" in shown
     src = at.session_state["_selection"].source
-    names = list(dict.fromkeys(m for pair in data.metric_pairs(src).values() for m in pair))
-    want = meta_evaluate(evaluate(data.campaign(src), names), [], names).to_dataframe()
+    names = list(dict.fromkeys(m for pair in live.metric_pairs(src).values() for m in pair))
+    want = meta_evaluate(evaluate(live.campaign(src), names), [], names).to_dataframe()
     for metric, rob in zip(want["metric"], want["robustness"], strict=True):
         assert f"{rob:.3f}" in shown and metric[:20] in shown

@@ -21,7 +21,7 @@ from test_bundle_tampering import CASES, _tampered
 from test_bundle_tampering import _zip as zip_folder
 
 from dashboard import bundle_app
-from dashboard.bundles import cli_bundle
+from dashboard.data.bundles import cli_bundle
 from metrics.analyses import compare  # noqa: E402
 from metrics.analyses.paper_tables import paper_tables  # noqa: E402
 from metrics.cli import main
@@ -72,9 +72,9 @@ def _frame(at: AppTest, column: str) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("page, title", [
-    ("views/bundle_leaderboard.py", "Leaderboard"), ("views/bundle_pairs.py", "Pairs"),
-    ("views/bundle_uir.py", "UIR analysis"), ("views/bundle_papers.py", "Papers' tables"),
-    ("views/bundle_data.py", "Data")])
+    ("views/leaderboard.py", "Leaderboard"), ("views/compare.py", "Compare two systems"),
+    ("views/uir_analysis.py", "UIR analysis"), ("views/papers.py", "Papers' tables"),
+    ("views/export.py", "Export"), ("views/bundle_data.py", "Data")])
 def test_every_bundle_page_renders(monkeypatch, bundle_dir, page, title):
     at = _app(monkeypatch, bundle_dir)
     at.run()
@@ -92,13 +92,13 @@ def test_leaderboard_shows_the_stored_tables(monkeypatch, bundle_dir):
     shown = _frame(at, "reference_system")
     stored = b.systems.sort_values("rank", kind="stable").reset_index(drop=True)
     assert shown["system"].tolist() == stored["system"].tolist()
-    assert shown["f_alpha"].tolist() == stored["f_alpha"].tolist()
+    assert shown["f"].tolist() == stored["f_alpha"].tolist()
     groups = _frame(at, "n_above")
     order = pd.read_csv(bundle_dir / "ranking.csv", dtype={"system": str})
     assert groups["system"].tolist() == order["system"].tolist()
     assert groups["group"].tolist() == order["group"].tolist()
     hasse = [json.loads(el.proto.spec) for el in at.get("plotly_chart")
-             if "bl_hasse" in el.proto.id]
+             if "lb_hasse" in el.proto.id]
     assert len(hasse) == 1
     edges = pd.read_csv(bundle_dir / "ranking_hasse.csv")
     assert sum(x is not None for x in hasse[0]["data"][0]["x"]) == 2 * len(edges)
@@ -111,7 +111,7 @@ def test_pairs_page_words_the_stored_row(monkeypatch, bundle_dir):
     at = _app(monkeypatch, bundle_dir)
     at.query_params.update({"ba": row["system_a"], "bb": row["system_b"]})
     at.run()
-    at.switch_page("views/bundle_pairs.py").run()
+    at.switch_page("views/compare.py").run()
     assert not _errors(at), _errors(at)
     text = " ".join(m.value for m in at.markdown)
     robust = "A improves B robustly" if row["uir"] >= 0.25 else "is not robust"
@@ -247,10 +247,10 @@ def test_data_page_opens_an_uploaded_bundle_zip(monkeypatch, bundle_dir):
     key = str(at.query_params.get("bundle", "")).strip("[]'")
     assert key.startswith("bz-")
     assert at.title[0].value == "Data" and "Opened results.zip" in at.success[0].value
-    at.switch_page("views/bundle_leaderboard.py").run()
+    at.switch_page("views/leaderboard.py").run()
     shown = _frame(at, "reference_system")
     stored = pd.read_csv(bundle_dir / "systems.csv").sort_values("rank", kind="stable")
-    assert shown["f_alpha"].tolist() == stored["f_alpha"].tolist()
+    assert shown["f"].tolist() == stored["f_alpha"].tolist()
 
 
 def test_an_uploaded_tampered_zip_is_refused_with_the_message(monkeypatch, bundle_dir):

@@ -12,7 +12,7 @@ import contextlib
 import os
 from pathlib import Path
 
-import pandas as pd
+import numpy as np
 import pytest
 
 pytest.importorskip("streamlit")
@@ -21,7 +21,7 @@ import zipfile
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from dashboard.views.type_level import TOKEN_METRICS, TYPE_METRICS
+from dashboard.data.type_level import TOKEN_METRICS, TYPE_METRICS
 from metrics.analyses.token_type_ranks import rank_comparison
 from metrics.io import load  # noqa: E402
 from metrics.measures.registry import METRIC_PAIRS, TYPE_LEVEL_PAIRS, default_metric_pairs  # noqa: E402
@@ -131,10 +131,12 @@ def test_type_level_page_renders_the_rank_comparison(ud_app):
     assert_clean(ud_app)
     assert len(ud_app.get("plotly_chart")) >= 3  # slope chart, Spearman heat map, mapping
     wanted = list(TOKEN_METRICS + TYPE_METRICS)
-    ref = rank_comparison(evaluate(load(UD), wanted, missing="penalize"), wanted).to_dataframe()
+    ref = rank_comparison(evaluate(load(UD), wanted, missing="penalize"), wanted)
+    # the paper's Table 1, one row per measure and one column per run: the means
     shown = ud_app.dataframe[0].value
-    pd.testing.assert_frame_equal(shown.reset_index(drop=True), ref.reset_index(drop=True),
-                                  check_dtype=False)
+    assert [str(c) for c in shown.columns] == [str(s) for s in ref.means.index]
+    np.testing.assert_allclose(shown.to_numpy(dtype=float), ref.means.T.to_numpy(dtype=float))
+    assert shown.index[0] == "accuracy_m1" and shown.index[-1].endswith("(M-1) *")
     # the mapping of another run: still clean, the page says how it was found
     runs = ud_app.selectbox(key="tl_sys").options
     ud_app.selectbox(key="tl_sys").set_value(runs[-1]).run()

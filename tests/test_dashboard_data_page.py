@@ -1,6 +1,6 @@
 """The Data page and the messages a dashboard user reads about a load.
 
-- :mod:`dashboard.quality`: the level of each message follows the validation report (missing and
+- :mod:`dashboard.render.quality`: the level of each message follows the validation report (missing and
   extra items are info, the loader's notes are the warnings, counted as the Warnings section
   counts them), the report table cuts long names in the middle with the full name as hover title
   and writes counts with thousands separators;
@@ -25,11 +25,9 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 from test_dashboard_app import APP, TIMEOUT, assert_clean, open_page, upload  # noqa: E402
 
-from dashboard import (
-    quality,  # noqa: E402
-    sources,
-)
-from dashboard.uploads import upload_root  # noqa: E402
+from dashboard.data import sources  # noqa: E402
+from dashboard.data.uploads import upload_root  # noqa: E402
+from dashboard.render import quality  # noqa: E402
 from metrics.model.validation import ClusteringReport, LoadNote, ValidationReport  # noqa: E402
 
 # the server's storage folder of an upload (wherever the temporary folder is), never the clone's
@@ -241,7 +239,7 @@ def test_app_arguments_path_and_testbeds(tmp_path, monkeypatch):
     """``streamlit run app.py -- PATH --testbeds RULE``: the path, the rule, and cache ids that
     tell apart one table with and without (or with other) test beds."""
 
-    app = str(sources.Path(sources.__file__).resolve().parent / "app.py")
+    app = str(sources.Path(sources.__file__).resolve().parents[1] / "app.py")
     table, beds = tmp_path / "scores.csv", tmp_path / "beds.tsv"
     table.write_text("system,topic,metric,value\n")
     beds.write_text("t1\tnews\n")

@@ -14,7 +14,7 @@ import pytest
 
 from dashboard import figures as F
 from dashboard.figures.style import short
-from dashboard.report_html import build_report
+from dashboard.render.report_html import build_report
 from metrics.meta.constraints_clustering import CONSTRAINTS
 
 SYSTEMS = ["alpha_sys", "beta_sys", "SVM_allfeatures_HAC_100%", "d"]

@@ -14,7 +14,7 @@ from score_examples import random_score_table  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 from test_dashboard_app import APP, PAGES, TIMEOUT  # noqa: E402  (shared page map, no tests)
 
-from dashboard import data
+from dashboard.data import live
 from dashboard.figures import SCATTER_MAX_TOPICS  # noqa: E402
 
 
@@ -55,7 +55,7 @@ def test_many_topics_open_on_the_difference_view_and_switch_to_the_scatter():
     # the counts above the blocks are the report's: A >=forall B + ... = T
     sel = at.session_state["_selection"]
 
-    rep = data.pair_report(sel, data.table(sel))
+    rep = live.pair_report(sel, live.table(sel))
     texts = " ".join(a["text"] for a in diff["layout"]["annotations"])
     for n in (rep.n_a_better, rep.n_b_better, rep.n_biased):
         if n:

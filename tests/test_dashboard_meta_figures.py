@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.figures.meta import figure1_figure, robustness_strictness_figure
-from dashboard.meta_html import html_table, verdict_table
+from dashboard.render.html_tables import html_table, verdict_table
 
 
 def test_figure1_panels_are_the_points():

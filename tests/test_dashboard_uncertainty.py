@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from score_examples import random_score_table
 
-from dashboard import report_html
 from dashboard.figures.uncertainty import aggregation_figure, rank_intervals_figure
+from dashboard.render import report_html
 from metrics.analyses import compare
 from metrics.analyses.aggregation import aggregation_robustness
 from metrics.analyses.uncertainty import bootstrap_comparison, with_bootstrap
@@ -64,8 +64,8 @@ def test_data_layer_takes_three_metrics_and_the_bootstrap():
     to the per-pair reference), F_alpha stays on the pair; the bootstrap of the selection is the
     one of metrics.analyses.uncertainty."""
     pytest.importorskip("streamlit")
-    from dashboard import data, data_uncertainty  # noqa: PLC0415 - after importorskip
-    from dashboard.sources import Source  # noqa: PLC0415 - after importorskip
+    from dashboard.data import live, uncertainty  # noqa: PLC0415 - after importorskip
+    from dashboard.data.sources import Source  # noqa: PLC0415 - after importorskip
     from dashboard.state import Selection  # noqa: PLC0415 - after importorskip
     from metrics.comparison.uir import uir  # noqa: PLC0415 - as above
 
@@ -79,13 +79,13 @@ def test_data_layer_takes_three_metrics_and_the_bootstrap():
                     testbeds=(), all_testbeds=(), baselines=False, a=table["system"][0],
                     b=table["system"].unique()[1], test="none", correction="none",
                     bootstrap=100, bootstrap_seed=2, extra_metrics=("x",))
-    t = data.Table("toy3|uir=x", table, P, R)
-    comp = data.comparison(sel, t)
+    t = live.Table("toy3|uir=x", table, P, R)
+    comp = live.comparison(sel, t)
     assert comp.uir_metrics == (P, R, "x")
-    rep = data.pair_report(sel, t)
+    rep = live.pair_report(sel, t)
     assert rep.uir == uir(table, sel.a, sel.b, [P, R, "x"]).uir
-    boot = data_uncertainty.bootstrap(sel, t)
+    boot = uncertainty.bootstrap(sel, t)
     ref = with_bootstrap(comp, bootstrap_comparison(table, comp, 100, 2))
     assert boot.pairs["uir_low"].equals(ref.pairs["uir_low"])
-    assert data_uncertainty.aggregation(sel, t).ranks["system"].tolist() == list(comp.systems[
+    assert uncertainty.aggregation(sel, t).ranks["system"].tolist() == list(comp.systems[
         "system"])

@@ -56,8 +56,8 @@ def test_no_citation_of_the_internal_reference():
 
 def test_warm_start_publishes_under_the_dashboards_cache_keys():
     pytest.importorskip("streamlit")
-    from dashboard import warm  # noqa: PLC0415 - after importorskip
-    from dashboard.sources import (  # noqa: PLC0415 - after importorskip
+    from dashboard.data import warm  # noqa: PLC0415 - after importorskip
+    from dashboard.data.sources import (  # noqa: PLC0415 - after importorskip
         DEMO_KEY,
         campaign_key,
         comparison_key,

@@ -148,3 +148,23 @@ def test_the_providers_measures_equal_the_table7_route(tmp_path):
     merged = ours.merge(theirs, on=key, suffixes=("", "_table7"))
     assert len(merged) == len(ours) == len(theirs)
     assert np.abs(merged["value"] - merged["value_table7"]).max() <= 1e-12
+
+
+def test_the_table7_route_counts_as_the_provider_does(tmp_path):
+    """Table 7's filtering view and the filtering provider share one counting routine and one
+    table of closed forms: their accuracy, F, utility and lam% are equal to the last digit
+    (R*S keeps its closed form there, compared within 1e-12 above)."""
+    from metrics.meta.filtering_table import filtering_scores, filtering_view  # noqa: PLC0415 - the other route under comparison
+
+    rng = np.random.default_rng(5)
+    gold = {(f"t{t}", f"d{d}"): int(rng.integers(1, 3)) for t in range(4) for d in range(7)}
+    runs = {f"s{i}": {k: int(rng.integers(1, 3)) for k in gold if rng.random() < 0.9}
+            for i in range(5)}
+    camp = load(_write(tmp_path / "c", gold, runs))
+    ours = evaluate(camp, "accuracy,filtering_f,utility,lam")
+    labels = {"accuracy": "accuracy", "filtering_f": "f_measure", "utility": "utility",
+              "lam": "lam"}
+    theirs = filtering_scores(filtering_view(camp), labels)
+    merged = ours.merge(theirs, on=["system", "topic", "metric"], suffixes=("", "_table7"))
+    assert len(merged) == len(ours) == 4 * 5 * 4
+    assert (merged["value"].to_numpy() == merged["value_table7"].to_numpy()).all()

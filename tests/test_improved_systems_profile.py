@@ -72,17 +72,17 @@ def test_report_and_bundle_agree(table, tmp_path, profile):
 @pytest.mark.parametrize("profile", ["jair2011", "default"])
 def test_dashboard_data_layer_agrees(table, profile):
     pytest.importorskip("streamlit")
-    from dashboard import data  # noqa: PLC0415 - after importorskip
-    from dashboard.sources import Source  # noqa: PLC0415 - after importorskip
+    from dashboard.data import live  # noqa: PLC0415 - after importorskip
+    from dashboard.data.sources import Source  # noqa: PLC0415 - after importorskip
     from dashboard.state import Selection  # noqa: PLC0415 - after importorskip
 
     sel = Selection(source=Source("toy", "toy", "toy", f"toy-{profile}"), pair_label="p / r",
                     precision="p", recall="r", alpha=0.5, threshold=0.25, average="macro",
                     testbeds=(), all_testbeds=(), baselines=False, a="a", b="b",
                     test="none", correction="none", profile=profile)
-    t = data.Table(f"toy-{profile}", table, "p", "r")
-    assert _lists(data.leaderboard(sel, t)) == WANT[profile]
-    assert data.pair_report(sel, t).uir_verdict == ("a" if profile == "default" else None)
-    ranking = data.tie_ranking(sel, t).to_dataframe().set_index("system")
+    t = live.Table(f"toy-{profile}", table, "p", "r")
+    assert _lists(live.leaderboard(sel, t)) == WANT[profile]
+    assert live.pair_report(sel, t).uir_verdict == ("a" if profile == "default" else None)
+    ranking = live.tie_ranking(sel, t).to_dataframe().set_index("system")
     # without tests the order is UIR alone: a above b only under the default profile's >=
     assert (ranking.loc["a", "group"] < ranking.loc["b", "group"]) == (profile == "default")

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dashboard import downloads
+from dashboard.render import downloads
 from metrics.analyses import compare
 from metrics.cli import main
 from metrics.comparison.tie_ranking import ranking_from_comparison

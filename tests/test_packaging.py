@@ -59,9 +59,9 @@ def test_the_wheel_opens_the_default_campaign_from_any_folder(installed):
     py, unanimity, away = installed
     code = (
         "import json, metrics, dashboard\n"
-        "from dashboard.sources import demo_source, UD_PATH\n"
-        "from dashboard.data import campaign\n"
-        "from dashboard.reference import MEASURES_DOC, measure_reference\n"
+        "from dashboard.data.sources import demo_source, UD_PATH\n"
+        "from dashboard.data.live import campaign\n"
+        "from dashboard.data.reference import MEASURES_DOC, measure_reference\n"
         "src = demo_source()\n"
         "c = campaign(src)\n"  # the dashboard's own loading route
         "print(json.dumps({'metrics': metrics.__file__, 'path': src.path, 'name': c.name,\n"

@@ -4,7 +4,7 @@ A test that names a place on the machine (the temporary folder, a home or a work
 on one machine and fails on the next: a clone under the temporary folder once failed two
 dashboard tests that forbade its name in messages where the Data page rightly shows the
 campaign's source path. Places are found from the test file (``Path(__file__)``), ``tmp_path``,
-:mod:`tempfile` or the code under test (``dashboard.uploads.upload_root``); the fixed paths
+:mod:`tempfile` or the code under test (``dashboard.data.uploads.upload_root``); the fixed paths
 allowed are the system's browser and the ``PATH`` of a subprocess.
 """
 

@@ -145,10 +145,10 @@ def test_pickers_offer_only_what_the_kind_supports(tmp_path):
 
 def test_the_dashboard_custom_pair_lists_no_clustering_metric_on_a_ranking():
     pytest.importorskip("streamlit")
-    from dashboard import data  # noqa: PLC0415 - after importorskip
+    from dashboard.data import live  # noqa: PLC0415 - after importorskip
     from dashboard.state import Source  # noqa: PLC0415 - after importorskip
 
-    names = data.metric_names(Source("trec_small", "trec_small", str(SMALL), "t", ()))
+    names = live.metric_names(Source("trec_small", "trec_small", str(SMALL), "t", ()))
     assert "nDCG@10" in names and "reliability" in names
     assert not {"purity", "inverse_purity", "rand", "accuracy_m1", "bcubed_precision"} & set(names)
 

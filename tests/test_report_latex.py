@@ -1,7 +1,7 @@
 """The LaTeX report (CampaignComparison.to_latex) fits a page and carries the ranking with tie
 groups: top-N rows with the note "N of M systems shown; full table in systems.csv", the tie-group
 table with its own note, ``compare --latex-top``; the HTML report's tie-group and robust-pair
-tables (dashboard/report_html.py)."""
+tables (dashboard/render/report_html.py)."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_compare_latex_top_option(tmp_path, capsys):
 
 def test_html_report_tables(result):
     pytest.importorskip("streamlit")
-    from dashboard import report_html  # noqa: PLC0415 - after importorskip
+    from dashboard.render import report_html  # noqa: PLC0415 - after importorskip
 
     tr = ranking_from_comparison(result)
     frame = report_html.tie_groups_frame(tr.to_dataframe(), 10)

@@ -14,7 +14,13 @@ import pandas as pd
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from typelevel_bruteforce import brute_best, brute_score, tiny_entries, write_token_corpus
+from typelevel_bruteforce import (
+    all_mappings,
+    brute_best,
+    brute_score,
+    tiny_entries,
+    write_token_corpus,
+)
 
 from metrics.cli import main
 from metrics.io import load, load_files
@@ -30,6 +36,7 @@ from metrics.measures.typelevel.type_scores import (
     MEASURES,
     TypeEntries,
     best_mapping,
+    mapping_scores,
     score_mapping,
 )
 
@@ -211,6 +218,43 @@ def test_microc_lp_bound_and_longer_search():
     assert not all(hill)  # the LP bound alone is not tight on these
 
 
+def _small_sets(seed: int, monosemous: bool) -> tuple[list[set], list[set]]:
+    """Up to 9 types, 2-4 classes and 2-6 clusters, recoded as a campaign's codes would be."""
+    rng = np.random.default_rng(seed)
+    n, m, n_types = int(rng.integers(2, 5)), int(rng.integers(2, 7)), int(rng.integers(3, 10))
+    gold = [set(rng.choice(n, rng.integers(1, 3), replace=False).tolist())
+            for _ in range(n_types)]
+    induced = [set(rng.choice(m, 1 if monosemous else rng.integers(1, min(m, 3) + 1),
+                              replace=False).tolist()) for _ in range(n_types)]
+    cmap = {c: i for i, c in enumerate(sorted(set().union(*gold)))}
+    kmap = {k: i for i, k in enumerate(sorted(set().union(*induced)))}
+    return [{cmap[c] for c in a} for a in gold], [{kmap[k] for k in b} for b in induced]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_microc_many_to_one_against_every_mapping(seed, monosemous):
+    """MicroC under M-1 (the integer program of the products q_c · x_kc) against all n^m
+    mappings: F is the largest F of any mapping, P and R are those of the mapping returned, an
+    optimal one (Reichart, Abend and Rappoport 2010, §4.2; tests/typelevel_bruteforce.py)."""
+    gold, induced = _small_sets(seed, monosemous)
+    e = TypeEntries.from_sets(gold, induced)
+    assume(e.n_classes >= 2)
+    best = best_mapping(e, "microc", "many_to_one", time_limit=60)
+    every = [brute_score(gold, induced, h)
+             for h in all_mappings(e.n_clusters, e.n_classes, one_to_one=False)]
+    top = max(s["microc_f"] for s in every)
+    assert best.exact and best.method == "integer program" and best.gap == 0.0
+    assert best.value == pytest.approx(top, abs=1e-12)
+    mine = brute_score(gold, induced, {k: int(c) for k, c in enumerate(best.target)})
+    got = mapping_scores(e, best.target)
+    for name in ("microc_precision", "microc_recall", "microc_f"):
+        assert getattr(got, name) == pytest.approx(mine[name], abs=1e-12), name
+    optimal = {(round(s["microc_precision"], 9), round(s["microc_recall"], 9)) for s in every
+               if s["microc_f"] >= top - 1e-12}
+    assert (round(mine["microc_precision"], 9), round(mine["microc_recall"], 9)) in optimal
+
+
 def test_macro_and_micro_are_exact_on_polysemous_cases():
     for seed in range(3):
         e = _polysemous(seed)
@@ -273,6 +317,19 @@ def test_bundled_polysemous_run_is_exact_for_macro_and_micro(ewt):
         for measure in ("macro", "micro"):
             best = best_mapping(te.entries, measure, "many_to_one")
             assert best.exact and best.method == "integer program"
+
+
+def test_bundled_microc_is_exact_with_a_longer_search(ewt):
+    """On real topics the MicroC program proves its optimum given time, at or above hill
+    climbing's score, and the default's quick bound contains it (docs/type-level.md)."""
+    run = ewt.aligned("brown-17", "penalize").membership
+    entries = topic_entries(ewt.gold_membership, run, ewt.item_type, ewt.item_topic, ewt.n_topics)
+    for te in (entries[2], entries[5]):
+        quick = best_mapping(te.entries, "microc", "many_to_one")
+        full = best_mapping(te.entries, "microc", "many_to_one", time_limit=120)
+        assert full.exact and full.method == "integer program" and full.gap == 0.0
+        assert quick.value <= full.value + 1e-12
+        assert full.value <= quick.value + quick.gap + 1e-9
 
 
 def test_bundled_export_states_exactness(ewt):

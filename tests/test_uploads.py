@@ -11,7 +11,7 @@ import pytest
 from io_hostile_cases import GOLD, RUN
 from test_dashboard_app import new_app, upload
 
-from dashboard.uploads import (
+from dashboard.data.uploads import (
     UploadLimits,
     UploadSpace,
     safe_name,

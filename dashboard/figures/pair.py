@@ -145,8 +145,8 @@ def pair_scatter_figure(
     ----------
     topics : DataFrame
         One row per topic: ``topic, a_precision, a_recall, b_precision, b_recall, winner``
-        (winner in ``a, b, tied, biased``), as :func:`dashboard.data.pair_topic_frame` shapes the
-        output of ``metrics.analyses.per_topic``.
+        (winner in ``a, b, tied, biased``), as :func:`dashboard.data.live.pair_topic_frame` shapes
+        the output of ``metrics.analyses.per_topic``.
     roles : (str, str)
         The words of the two metrics on the axes (``metrics.analyses.metric_pair.pair_words``:
         precision-like / recall-like only for such a pair).

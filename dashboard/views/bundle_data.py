@@ -7,14 +7,15 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import bundle_app, ui
+from dashboard.data import view
 
 src, b = bundle_app.current()
-ui.header("Data", f"{bundle_app.title(src)}: what it was computed from, with which options "
+ui.header("Data", f"{view.bundle_title(src)}: what it was computed from, with which options "
                   "and which package version, and every file it holds (fingerprints verified).")
 if b is not None and bundle_app.just_opened():
     st.success(f"Opened {src.label}: every file matches its fingerprint.",
                icon=":material/check_circle:")
-    st.page_link("views/bundle_leaderboard.py", label="Go to its Leaderboard",
+    st.page_link("views/leaderboard.py", label="Go to its Leaderboard",
                  icon=":material/leaderboard:")
 bundle_app.open_ui(expanded=b is None)
 
@@ -36,8 +37,14 @@ st.caption(f"Written at {written} UTC. " + (
 st.subheader("Inputs", anchor=False)
 inputs = pd.DataFrame([{"path": i.get("path"), "kind": i.get("kind"), "files": i.get("files"),
                         "bytes": i.get("bytes"), "SHA-256": i.get("sha256")} for i in b.inputs])
+# column widths that add up to less than the page at 1024 px: no table scrolls sideways (a
+# fingerprint is cut at the right; the cell shows it whole)
 st.dataframe(inputs, hide_index=True, width="stretch", key="bd_inputs",
-             column_config={"bytes": st.column_config.NumberColumn(format="localized")})
+             column_config={"path": st.column_config.TextColumn(width=290),
+                            "kind": st.column_config.TextColumn(width=55),
+                            "files": st.column_config.NumberColumn(width=50),
+                            "bytes": st.column_config.NumberColumn(format="localized", width=95),
+                            "SHA-256": st.column_config.TextColumn(width=200)})
 if b.inputs:
     first = b.inputs[0]["path"]
     st.caption("The per-topic views (F\u03b1 curves, per-topic scatter, contingency tables, rank "
@@ -60,5 +67,11 @@ files = pd.DataFrame([{"name": name, "file": e["file"], "kind": e["kind"],
                        "rows": e.get("rows"), "SHA-256": e["sha256"],
                        "Parquet twin": (e.get("parquet") or {}).get("file")}
                       for name, e in m["files"].items()])
-st.dataframe(files, hide_index=True, width="stretch", key="bd_files")
+st.dataframe(files, hide_index=True, width="stretch", key="bd_files",
+             column_config={"name": st.column_config.TextColumn(width=130),
+                            "file": st.column_config.TextColumn(width=150),
+                            "kind": st.column_config.TextColumn(width=50),
+                            "rows": st.column_config.NumberColumn(width=55),
+                            "SHA-256": st.column_config.TextColumn(width=190),
+                            "Parquet twin": st.column_config.TextColumn(width=110)})
 st.caption(f"{len(files)} files, each checked against its SHA-256 when the bundle was opened.")

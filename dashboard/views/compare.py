@@ -1,8 +1,10 @@
-"""Compare two systems: F_alpha curves, UIR with its counts, per-topic view, tests, topics.
+"""Compare two systems: F_alpha curves, UIR with its counts, per-topic view, tests, topics, and
+every pair of the comparison.
 
-Every pairwise number is the comparison report's row of the pair
-(:func:`dashboard.data.pair_report`),
-worded by :mod:`dashboard.pair_view`."""
+Every pairwise number is the comparison's row of the pair, of a live campaign or a reopened
+bundle (:meth:`dashboard.data.view.ComparisonView.pair`), worded by
+:mod:`dashboard.render.pair_view`; the views computed from per-topic scores say when the source
+cannot serve them (a bundle)."""
 
 from __future__ import annotations
 
@@ -11,30 +13,30 @@ import html
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, data_meta, data_uncertainty, figures, pair_view, state, ui
-from metrics.analyses import topic_differences
-from metrics.comparison.effect_size import pair_effects
-from metrics.comparison.small_sample import small_sample
+from dashboard import figures, ui
+from dashboard.data import live, meta, per_topic, view
+from dashboard.render import pair_view
+from metrics.comparison.reference import improves
 from metrics.reports.pair_report import verdict_sentence
 
-sel = state.selection()
-a, b = sel.a, sel.b
+v = view.current()
+sel, cfg = v.sel, v.settings
+a, b = cfg.a, cfg.b
 ui.header(
     "Compare two systems",
     "Does A improve B whatever the weighting of the two metrics? UIR counts the topics where "
     "one system is at least as good on both metrics; the F\u03b1 curves show where the order "
     "flips.",
 )
-st.markdown(ui.pair_caption(sel))
+st.markdown(ui.pair_caption(cfg))
 
 if a == b:
     st.warning("System A and system B are the same: pick two different systems in the sidebar.")
     st.stop()
 
-t = data.table(sel)
 rep = None
 with ui.guard("The pair summary"):
-    rep = data.pair_report(sel, t)
+    rep = v.pair(a, b)
     st.markdown(f"<p class='unanimity-verdict'>{html.escape(verdict_sentence(rep, ('A', 'B')))}"
                 "</p>", unsafe_allow_html=True)
     # fixed-width cards in a wrapping row: five abreast at 1400 px, two rows at 1024 px, and
@@ -49,11 +51,13 @@ with ui.guard("The pair summary"):
     st.caption(pair_view.counts_caption(rep))
 
 with ui.guard("The bootstrap intervals of the pair"):
-    boot = data_uncertainty.bootstrap(sel, t)
+    boot = v.bootstrap()
     if boot is None:
         st.caption("How sure are these numbers? Turn on **Bootstrap intervals** in the sidebar "
                    "for 95 % intervals of UIR, parametric UIR and ΔF over resampled topics "
-                   "(docs/uncertainty.md).")
+                   "(docs/uncertainty.md)." if sel is not None else
+                   "The bundle was written without `--bootstrap N`: it holds no intervals of "
+                   "UIR, parametric UIR and ΔF (docs/uncertainty.md).")
     else:
         row = boot.pairs[(boot.pairs["system_a"] == a) & (boot.pairs["system_b"] == b)].iloc[0]
         bcards = st.container(horizontal=True, wrap=True, gap="small", key="cmp_intervals")
@@ -74,58 +78,66 @@ with ui.guard("The bootstrap intervals of the pair"):
                    + f" (seed {bp['seed']}). An interval that excludes 0 is a difference the "
                    "topics support.")
 
-with ui.guard("The F\u03b1 curves of the pair"):
-    curves = data.curves(t, sel.average)
-    ui.plot(figures.pair_curves_figure(curves[[a, b]], a, b, list(rep.crossings), sel.precision,
-                                       sel.recall, sel.alpha, sel.average), key="cmp_curves",
-            sel=sel, filename="pair_f_alpha")
-
-st.subheader("Per topic", anchor=False)
 topics = pd.DataFrame()
-with ui.guard("The per-topic view"):
-    topics = data.pair_topic_frame(t, a, b)
 picked = None
-pts: list = []
-with ui.guard("The per-topic chart"):
-    current = st.session_state.get("topic")
-    many = len(topics) > figures.SCATTER_MAX_TOPICS
-    views = ["differences", "scatter"]
-    kind = st.segmented_control(
-        "Per-topic chart", views, default=views[0] if many else views[1], required=True,
-        # one key per regime, so that each keeps its own default when the campaign changes
-        key="topic_chart" if many else "topic_chart_few", bind="query-params",
-        help="**differences**: each metric's A − B per topic, topics grouped by unanimous "
-             "winner (readable with hundreds of topics); **scatter**: each topic's two points "
-             f"in the precision-recall plane (the default up to {figures.SCATTER_MAX_TOPICS} "
-             "topics).")
-    if kind == "differences":
-        diffs = topic_differences(data.pair_topics(t, a, b), [sel.precision, sel.recall])
-        fig = figures.pair_differences_figure(diffs, a, b, [sel.precision, sel.recall],
-                                              selected_topic=current)
-        note = ("Each topic is a lollipop per metric (> 0: A better), its shape and colour the "
-                "unanimous winner: ▲ A ≥∀ B, ▼ B ≥∀ A, ✖ "
-                "mixed, ● tied. UIR = (▲ topics − ▼ topics) / topics.")
-    else:
-        words = data_meta.pair_words(sel)
-        fig = figures.pair_scatter_figure(topics, a, b, sel.precision, sel.recall,
-                                          selected_topic=current, roles=(words.first, words.second))
-        note = ("Each topic is two points (A circle, B diamond) joined by a line whose colour "
-                "and dash give the unanimous winner.")
-    ev = ui.plot(fig, key=f"cmp_{kind}", sel=sel, filename=f"pair_topics_{kind}",
-                 on_select="rerun", selection_mode="points")
-    pts = (ev.selection.points if ev is not None and ev.selection else []) or []
-    for p in pts:
-        cd = p.get("customdata")
-        if cd:
-            picked = str(cd[0])
-            break
-    st.caption(note + (" **Click a point** to open that topic's contingency tables below."
-                       if data.campaign_info(sel.source)["has_clusterings"]
-                       and not data.campaign_info(sel.source)["organisation"] else ""))
+if v.cannot("per_topic"):
+    st.subheader("Per topic", anchor=False)
+    st.caption(str(v.cannot("per_topic")))
+else:
+    assert sel is not None  # a live campaign serves the per-topic views
+    with ui.guard("The F\u03b1 curves of the pair"):
+        curves = live.curves(v.table, cfg.average)
+        crossings = list(rep.crossings) if rep is not None else []
+        ui.plot(figures.pair_curves_figure(curves[[a, b]], a, b, crossings, cfg.precision,
+                                           cfg.recall, cfg.alpha, cfg.average),
+                key="cmp_curves", sel=sel, filename="pair_f_alpha")
+
+    st.subheader("Per topic", anchor=False)
+    with ui.guard("The per-topic view"):
+        topics = live.pair_topic_frame(v.table, a, b)
+    pts: list = []
+    with ui.guard("The per-topic chart"):
+        current = st.session_state.get("topic")
+        many = len(topics) > figures.SCATTER_MAX_TOPICS
+        views = ["differences", "scatter"]
+        kind = st.segmented_control(
+            "Per-topic chart", views, default=views[0] if many else views[1], required=True,
+            # one key per regime, so that each keeps its own default when the campaign changes
+            key="topic_chart" if many else "topic_chart_few", bind="query-params",
+            help="**differences**: each metric's A − B per topic, topics grouped by unanimous "
+                 "winner (readable with hundreds of topics); **scatter**: each topic's two points "
+                 f"in the precision-recall plane (the default up to {figures.SCATTER_MAX_TOPICS} "
+                 "topics).")
+        if kind == "differences":
+            diffs = per_topic.differences(v.table, a, b, (cfg.precision, cfg.recall))
+            fig = figures.pair_differences_figure(diffs, a, b, [cfg.precision, cfg.recall],
+                                                  selected_topic=current)
+            note = ("Each topic is a lollipop per metric (> 0: A better), its shape and colour the "
+                    "unanimous winner: ▲ A ≥∀ B, ▼ B ≥∀ A, ✖ "
+                    "mixed, ● tied. UIR = (▲ topics − ▼ topics) / topics.")
+        else:
+            words = meta.pair_words(sel)
+            fig = figures.pair_scatter_figure(topics, a, b, cfg.precision, cfg.recall,
+                                              selected_topic=current,
+                                              roles=(words.first, words.second))
+            note = ("Each topic is two points (A circle, B diamond) joined by a line whose colour "
+                    "and dash give the unanimous winner.")
+        ev = ui.plot(fig, key=f"cmp_{kind}", sel=sel, filename=f"pair_topics_{kind}",
+                     on_select="rerun", selection_mode="points")
+        pts = (ev.selection.points if ev is not None and ev.selection else []) or []
+        for p in pts:
+            cd = p.get("customdata")
+            if cd:
+                picked = str(cd[0])
+                break
+        st.caption(note + (" **Click a point** to open that topic's contingency tables below."
+                           if live.campaign_info(sel.source)["has_clusterings"]
+                           and not live.campaign_info(sel.source)["organisation"] else ""))
 
 st.subheader("Significance per metric", anchor=False)
 with ui.guard("The significance tests"):
-    effects = pair_effects(t.frame, a, b, [m.metric for m in rep.metrics])
+    effects = (() if v.cannot("effects") else
+               per_topic.effects(v.table, a, b, tuple(m.metric for m in rep.metrics)))
     tv = pair_view.tests_display(rep, effects)
     corr_col = f"p ({rep.correction})"
     # widths that fit the page at 1024 px
@@ -150,84 +162,113 @@ with ui.guard("The significance tests"):
                      "verdict": st.column_config.TextColumn("verdict", width=110),
                  })
     st.caption(pair_view.tests_caption(rep))
-    few = small_sample(rep.test, rep.n_topics, rep.level)
+    few = v.small_sample(rep.n_topics)
     if not few.can_be_significant:
         st.warning(few.sentence(), icon=":material/info:")
 
-drill = (data.campaign_info(sel.source)["has_clusterings"]
-         and not data.campaign_info(sel.source)["organisation"])
-st.markdown("**Per-topic deltas**" + (" \u2014 select a row to open the topic" if drill else ""))
-if not topics.empty:
-    tab = topics.assign(
-        winner=topics["winner"].map({"a": "A", "b": "B", "tied": "tied", "biased": "biased"}),
-    )[["topic", "winner", "delta_precision", "delta_recall", "a_precision", "b_precision",
-       "a_recall", "b_recall"]]
-    # short headers, the metric names in their help: eight columns fit the page at 1024 px
-    heads = {"delta_precision": ("\u0394 P", f"A \u2212 B on {sel.precision}"),
-             "delta_recall": ("\u0394 R", f"A \u2212 B on {sel.recall}"),
-             "a_precision": ("A P", f"{sel.precision} of A"),
-             "b_precision": ("B P", f"{sel.precision} of B"),
-             "a_recall": ("A R", f"{sel.recall} of A"), "b_recall": ("B R", f"{sel.recall} of B")}
-    cfg = {c: st.column_config.NumberColumn(label, help=why, width=70,
-                                            format="%+.3f" if c.startswith("delta") else "%.3f")
-           for c, (label, why) in heads.items()}
-    cfg["topic"] = st.column_config.TextColumn("Topic", width=150)
-    cfg["winner"] = st.column_config.TextColumn("Winner", width=65)
-    height = min(36 * len(tab) + 40, 300)
-    rows = []
-    if drill:  # a row opens the topic's contingency tables below
-        tev = st.dataframe(tab, hide_index=True, width="stretch", height=height,
-                           key="cmp_topics", column_config=cfg, on_select="rerun",
-                           selection_mode="single-row")
-        rows = tev.selection.rows if tev is not None else []
-    else:
-        st.dataframe(tab, hide_index=True, width="stretch", height=height, key="cmp_topics",
-                     column_config=cfg)
-    st.caption(f"P: {sel.precision}, R: {sel.recall}; \u0394 = A \u2212 B.")
-    row_pick = str(tab.iloc[rows[0]]["topic"]) if rows else None
-    new = None
-    if picked is not None and picked != st.session_state.get("_cmp_scatter_pick"):
-        new = picked
-    if row_pick is not None and row_pick != st.session_state.get("_cmp_row_pick"):
-        new = row_pick
-    st.session_state["_cmp_scatter_pick"] = picked
-    st.session_state["_cmp_row_pick"] = row_pick
-    if new is not None:
-        st.session_state["topic"] = new
+if sel is not None:  # the per-topic table and the drill-down: a live campaign's
+    drill = (live.campaign_info(sel.source)["has_clusterings"]
+             and not live.campaign_info(sel.source)["organisation"])
+    st.markdown("**Per-topic deltas**"
+                + (" \u2014 select a row to open the topic" if drill else ""))
+    if not topics.empty:
+        tab = topics.assign(
+            winner=topics["winner"].map({"a": "A", "b": "B", "tied": "tied", "biased": "biased"}),
+        )[["topic", "winner", "delta_precision", "delta_recall", "a_precision", "b_precision",
+           "a_recall", "b_recall"]]
+        # short headers, the metric names in their help: eight columns fit the page at 1024 px
+        heads = {"delta_precision": ("\u0394 P", f"A \u2212 B on {cfg.precision}"),
+                 "delta_recall": ("\u0394 R", f"A \u2212 B on {cfg.recall}"),
+                 "a_precision": ("A P", f"{cfg.precision} of A"),
+                 "b_precision": ("B P", f"{cfg.precision} of B"),
+                 "a_recall": ("A R", f"{cfg.recall} of A"),
+                 "b_recall": ("B R", f"{cfg.recall} of B")}
+        colcfg = {c: st.column_config.NumberColumn(
+            label, help=why, width=70, format="%+.3f" if c.startswith("delta") else "%.3f")
+                  for c, (label, why) in heads.items()}
+        colcfg["topic"] = st.column_config.TextColumn("Topic", width=150)
+        colcfg["winner"] = st.column_config.TextColumn("Winner", width=65)
+        height = min(36 * len(tab) + 40, 300)
+        rows = []
+        if drill:  # a row opens the topic's contingency tables below
+            tev = st.dataframe(tab, hide_index=True, width="stretch", height=height,
+                               key="cmp_topics", column_config=colcfg, on_select="rerun",
+                               selection_mode="single-row")
+            rows = tev.selection.rows if tev is not None else []
+        else:
+            st.dataframe(tab, hide_index=True, width="stretch", height=height, key="cmp_topics",
+                         column_config=colcfg)
+        st.caption(f"P: {cfg.precision}, R: {cfg.recall}; \u0394 = A \u2212 B.")
+        row_pick = str(tab.iloc[rows[0]]["topic"]) if rows else None
+        new = None
+        if picked is not None and picked != st.session_state.get("_cmp_scatter_pick"):
+            new = picked
+        if row_pick is not None and row_pick != st.session_state.get("_cmp_row_pick"):
+            new = row_pick
+        st.session_state["_cmp_scatter_pick"] = picked
+        st.session_state["_cmp_row_pick"] = row_pick
+        if new is not None:
+            st.session_state["topic"] = new
 
-st.subheader("Contingency tables of a topic", anchor=False)
-topic_names = topics["topic"].tolist() if not topics.empty else []
-if not data.campaign_info(sel.source)["has_clusterings"]:
-    ui.unavailable("The topic drill-down",
-                   "This campaign was loaded from a score table (precomputed per-topic scores): "
-                   "it has no clusterings, so there are no contingency tables to show.")
-elif data.campaign_info(sel.source)["organisation"]:
-    ui.unavailable("The topic drill-down",
-                   "This campaign holds document organisations (rankings or priority levels, "
-                   "docs/organisation.md): a contingency table of gold classes and clusters "
-                   "does not describe a ranking, so there is none to show. The per-topic table "
-                   "above has both systems' scores on every topic.")
-elif topic_names:
-    if st.session_state.get("topic") not in topic_names:
-        st.session_state.pop("topic", None)
-    topic = st.selectbox("Topic", topic_names, key="topic", bind="query-params",
-                         help="Or click a point of the scatter, or a row of the table.")
-    w = topics.set_index("topic").loc[topic, "winner"]
-    st.caption(f"Rows: gold classes; columns: the system's clusters; cells: items in both. "
-               f"Winner on this topic: **{ {'a': 'A', 'b': 'B'}.get(w, w) }**.")
-    for who, role in ((a, "A"), (b, "B")):
-        with ui.guard(f"The contingency table of {who}"):
-            ct = data.contingency(sel, who, topic)
-            ui.plot(figures.contingency_figure(ct, who, topic, role=role),
-                    key=f"cmp_ct_{role}", sel=sel, filename=f"contingency_{role}")
-            with st.expander("Full table"):
-                # one row per non-empty cell: a table of hundreds of clusters would scroll
-                # sideways
-                cells = ct.stack().rename("items").reset_index()
-                cells.columns = ["gold class", "cluster", "items"]
-                cells = cells.astype({"gold class": str, "cluster": str})
-                st.dataframe(cells[cells["items"] > 0], hide_index=True, width="stretch",
-                             height=300, column_config={
-                                 "gold class": st.column_config.TextColumn(width=320),
-                                 "cluster": st.column_config.TextColumn(width=160),
-                                 "items": st.column_config.NumberColumn(width=70)})
+    st.subheader("Contingency tables of a topic", anchor=False)
+    topic_names = topics["topic"].tolist() if not topics.empty else []
+    if not live.campaign_info(sel.source)["has_clusterings"]:
+        ui.unavailable("The topic drill-down",
+                       "This campaign was loaded from a score table (precomputed per-topic "
+                       "scores): "
+                       "it has no clusterings, so there are no contingency tables to show.")
+    elif live.campaign_info(sel.source)["organisation"]:
+        ui.unavailable("The topic drill-down",
+                       "This campaign holds document organisations (rankings or priority levels, "
+                       "docs/organisation.md): a contingency table of gold classes and clusters "
+                       "does not describe a ranking, so there is none to show. The per-topic table "
+                       "above has both systems' scores on every topic.")
+    elif topic_names:
+        if st.session_state.get("topic") not in topic_names:
+            st.session_state.pop("topic", None)
+        topic = st.selectbox("Topic", topic_names, key="topic", bind="query-params",
+                             help="Or click a point of the scatter, or a row of the table.")
+        w = topics.set_index("topic").loc[topic, "winner"]
+        st.caption(f"Rows: gold classes; columns: the system's clusters; cells: items in both. "
+                   f"Winner on this topic: **{ {'a': 'A', 'b': 'B'}.get(w, w) }**.")
+        for who, role in ((a, "A"), (b, "B")):
+            with ui.guard(f"The contingency table of {who}"):
+                ct = live.contingency(sel, who, topic)
+                ui.plot(figures.contingency_figure(ct, who, topic, role=role),
+                        key=f"cmp_ct_{role}", sel=sel, filename=f"contingency_{role}")
+                with st.expander("Full table"):
+                    # one row per non-empty cell: a table of hundreds of clusters would scroll
+                    # sideways
+                    cells = ct.stack().rename("items").reset_index()
+                    cells.columns = ["gold class", "cluster", "items"]
+                    cells = cells.astype({"gold class": str, "cluster": str})
+                    st.dataframe(cells[cells["items"] > 0], hide_index=True, width="stretch",
+                                 height=300, column_config={
+                                     "gold class": st.column_config.TextColumn(width=320),
+                                     "cluster": st.column_config.TextColumn(width=160),
+                                     "items": st.column_config.NumberColumn(width=70)})
+
+st.subheader("All pairs", anchor=False)
+with ui.guard("The pairs table"):
+    pairs = v.comparison().pairs
+    only = st.toggle(f"Only pairs with UIR {cfg.improved_sign} {cfg.threshold:.2f}", value=True,
+                     key="cmp_robust")
+    shown = pairs[improves(pairs["uir"], cfg.threshold, cfg.strict_improved)] if only else pairs
+    shown = shown.sort_values(["uir", "delta_f"], ascending=False, kind="stable")
+    cols = [c for c in ("system_a", "system_b", "uir", "uir_param", "delta_f", "beats_all_alpha",
+                        "pair_class") if c in shown.columns]
+    # widths that fit the page at 1024 px; every column is in the pairs CSV (Export page)
+    st.dataframe(shown[cols], key="cmp_pairs", hide_index=True, width="stretch",
+                 height=min(36 * len(shown) + 40, 420), column_config={
+                     "system_a": st.column_config.TextColumn("a", width=170),
+                     "system_b": st.column_config.TextColumn("b", width=170),
+                     "uir": st.column_config.NumberColumn("UIR", format="%.3f", width=60),
+                     "uir_param": st.column_config.NumberColumn("param. UIR", format="%.3f",
+                                                                width=75),
+                     "delta_f": st.column_config.NumberColumn("\u0394F\u03b1", format="%+.3f",
+                                                              width=65),
+                     "beats_all_alpha": st.column_config.CheckboxColumn(
+                         "\u2200\u03b1", width=40, help="F\u03b1(a) > F\u03b1(b) for every \u03b1"),
+                     "pair_class": st.column_config.TextColumn("class", width=90)})
+    st.caption(f"{len(shown):,} of {len(pairs):,} ordered pairs; the pairs CSV on the Export "
+               "page has every column (counts, p-values, crossings, verdicts).")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, data_meta, quality, ranking_data, sources, state, ui, uploads
+from dashboard import state, ui
+from dashboard.data import live, meta, sources, uploads
+from dashboard.render import quality
+from dashboard.views import ranking_coverage
 
 ui.header(
     "Data",
@@ -36,7 +39,7 @@ with st.expander("Load another campaign", expanded=False, icon=":material/upload
         with ui.guard(f"Could not load {', '.join(f.name for f in files)}"), \
                 uploads.as_user_sees():
             src = sources.register_upload(payload, gold)
-            info = data.campaign_info(src)
+            info = live.campaign_info(src)
             if len(info["systems"]) < 1:
                 raise ValueError("no system found in the upload")
             loaded = True
@@ -54,8 +57,8 @@ sel = st.session_state.get("_selection")
 if sel is None:
     st.stop()
 
-info = data.campaign_info(sel.source)
-c = data.campaign(sel.source)
+info = live.campaign_info(sel.source)
+c = live.campaign(sel.source)
 st.subheader(info["name"], anchor=False)
 kind = ("rankings over an unlimited collection (gold + runs)" if info["ranking"] else
         "document organisations (gold + runs)" if info["organisation"] else
@@ -67,7 +70,7 @@ c1, c2, c3, c4 = st.columns(4)
 c1.metric("Systems", f"{summary['systems']:,}")
 c2.metric("Topics", f"{summary['topics']:,}")
 if info["ranking"]:  # a qrels file: its judgments, not the union of judged and ranked documents
-    c3.metric("Judgments", f"{data_meta.ranking_coverage(sel.source).judgments:,}")
+    c3.metric("Judgments", f"{meta.ranking_coverage(sel.source).judgments:,}")
 else:
     c3.metric("Gold items", f"{summary['gold_items']:,}" if info["has_clusterings"] else "\u2013")
 c4.metric("Test beds", f"{len(summary['testbeds']):,}" if summary["testbeds"] else "none",
@@ -84,7 +87,7 @@ if not info["has_clusterings"]:
 if info["ranking"]:
     st.subheader("Judgments and runs", anchor=False)
     with ui.guard("The coverage of the rankings"):
-        ranking_data.coverage_ui(sel.source)
+        ranking_coverage.coverage_ui(sel.source)
 
 st.subheader("Validation report", anchor=False)
 with ui.guard("The validation report"):

@@ -1,16 +1,18 @@
-"""Leaderboard: the ranking at alpha, reference systems, rank moves and F_alpha curves."""
+"""Leaderboard: the ranking at alpha, reference systems, tie groups, rank moves and F_alpha
+curves, of a live campaign or a reopened bundle (:class:`dashboard.data.view.ComparisonView`;
+the F_alpha curves and rank moves need per-topic scores, which a bundle says it cannot serve)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, data_meta, data_uncertainty, figures, state, ui
+from dashboard import figures, ui
+from dashboard.data import live, meta, view
 from dashboard.figures import short
 from dashboard.figures.pr_plane import pr_plane_figure
 from dashboard.figures.ranking import COLLAPSE_AT, MANY_SYSTEMS, hasse_figure
 from dashboard.figures.uncertainty import RULE_LABELS, aggregation_figure, rank_intervals_figure
 from metrics.analyses.baselines import BASELINES
-from metrics.comparison.small_sample import small_sample
 
 
 def _head(name: str) -> str:
@@ -18,38 +20,42 @@ def _head(name: str) -> str:
     return name if len(name) <= 7 else name[:6] + "\u2026"
 
 
-sel = state.selection()
-info = data.campaign_info(sel.source)
+v = view.current()
+sel, cfg = v.sel, v.settings
 ui.header(
     "Leaderboard",
-    f"{info['name']}: who leads at \u03b1 = {sel.alpha:.2f} on {sel.precision} / {sel.recall}, "
+    f"{cfg.title}: who leads at \u03b1 = {cfg.alpha:.2f} on {cfg.precision} / {cfg.recall}, "
     f"and which systems does each one improve for every weighting of the two metrics "
-    f"(UIR {sel.improved_sign} {sel.threshold:.2f})?",
+    f"(UIR {cfg.improved_sign} {cfg.threshold:.2f})?",
 )
 
 with ui.guard("The leaderboard"):
-    t = data.table(sel)
     # filled once the report is there (the chart below comes first); fixed-width cards in a
     # wrapping row, so that no value or name is cut at 1024 px
     cards = st.container(horizontal=True, wrap=True, gap="small")
-    highlight = {sel.a: "A", sel.b: "B"}
-    curves = data.curves(t, sel.average)
-    ui.plot(figures.f_curves_figure(curves, sel.precision, sel.recall, sel.alpha, highlight,
-                                    sel.average), key="lb_curves", sel=sel,
-            filename="f_alpha_curves")
+    highlight = {cfg.a: "A", cfg.b: "B"}
+    if v.cannot("curves"):
+        st.caption(str(v.cannot("curves")))
+    else:
+        curves = live.curves(v.table, cfg.average)
+        ui.plot(figures.f_curves_figure(curves, cfg.precision, cfg.recall, cfg.alpha, highlight,
+                                        cfg.average), key="lb_curves", sel=sel,
+                filename="f_alpha_curves")
 
-    board = data.leaderboard(sel, t)
-    n_topics = t.frame["topic"].nunique()
-    is_base = board["system"].isin(BASELINES) if sel.baselines else board["system"].isna()
+    board = v.leaderboard()
+    n_topics = v.n_topics()
+    is_base = (board["system"].isin(BASELINES) if sel is not None and sel.baselines
+               else board["system"].isna())
     n_base = int(is_base.sum())
     cards.metric("Systems", f"{len(board) - n_base} + {n_base} baselines" if n_base else len(board),
                  help="Baselines (all-in-one, one-in-one, combined, random, ultra-shaped) are "
                       "ranked with the systems and marked \u201cbaseline\u201d in the table.",
                  width=2 * figures.CARD_WIDTH if n_base else figures.CARD_WIDTH)
-    cards.metric("Topics" + (" (filtered)" if sel.bed_filter else ""), n_topics,
+    cards.metric("Topics" + (" (filtered)" if sel is not None and sel.bed_filter else ""),
+                 n_topics,
                  width=figures.CARD_WIDTH)
     best = board.iloc[0]
-    cards.metric(f"Best F\u03b1 at \u03b1 = {sel.alpha:.2f}", f"{best['f']:.3f}",
+    cards.metric(f"Best F\u03b1 at \u03b1 = {cfg.alpha:.2f}", f"{best['f']:.3f}",
                  delta=short(best["system"], 28), delta_color="off", delta_arrow="off",
                  help=str(best["system"]), width=2 * figures.CARD_WIDTH)
     cards.metric("With a reference system", int(board["reference_system"].notna().sum()),
@@ -57,20 +63,20 @@ with ui.guard("The leaderboard"):
                       "they could be replaced without losing on either metric.",
                  width=figures.CARD_WIDTH)
 
-    ui.plot(pr_plane_figure(board, sel.precision, sel.recall, sel.alpha, highlight),
+    ui.plot(pr_plane_figure(board, cfg.precision, cfg.recall, cfg.alpha, highlight),
             key="lb_pr_plane", sel=sel, filename="precision_recall_plane")
-    first, second = short(sel.precision, 28), short(sel.recall, 28)
+    first, second = short(cfg.precision, 28), short(cfg.recall, 28)
     st.caption(f"Each system at its mean {first} and {second}; dotted: the points of equal "
-               f"F\u03b1 at \u03b1 = {sel.alpha:.2f} (JAIR 2011 Figs 1 and 3). Where one system "
+               f"F\u03b1 at \u03b1 = {cfg.alpha:.2f} (JAIR 2011 Figs 1 and 3). Where one system "
                f"has the higher {first} and the other the higher {second}, the order of their "
                "F\u03b1 depends on \u03b1: what UIR tests. "
                + ("The curves are the F\u03b1 of the means; the macro F\u03b1 of the ranking "
                   "averages it per topic, so a point can sit off its curve."
-                  if sel.average == "macro" else ""))
+                  if cfg.average == "macro" else ""))
 
-    agg = data_uncertainty.aggregation(sel, t)
-    pareto = set(agg.ranks.loc[agg.ranks["pareto_means"], "system"])
-    view = board.assign(
+    agg = v.aggregation()
+    pareto = set(agg.ranks.loc[agg.ranks["pareto_means"], "system"]) if agg is not None else set()
+    rows_shown = board.assign(
         role=[highlight.get(s, "") + (" baseline" if b else "") + (" \u25c6" if s in pareto
                                                                     else "")
               for s, b in zip(board["system"], is_base, strict=True)],
@@ -84,16 +90,17 @@ with ui.guard("The leaderboard"):
     st.caption("\u25c6 Pareto-optimal on the means. "
                "Reference system: the system that improves this one with the highest UIR "
                "(only when \u2265 the threshold). # impr.: how many systems this one improves "
-               f"with UIR {sel.improved_sign} threshold ({sel.profile} profile; the UIR analysis "
+               f"with UIR {cfg.improved_sign} threshold ({cfg.profile} profile; the UIR analysis "
                "page lists them). Select a row to make it system A.")
     # the metrics' names cut to a narrow header; P / R where the cut names would be equal
-    heads = (_head(sel.precision), _head(sel.recall))
+    heads = (_head(cfg.precision), _head(cfg.recall))
     if heads[0] == heads[1]:
-        heads = ("P", "R") if data_meta.pair_words(sel).pr_like else ("1st", "2nd")
+        pr_like = meta.words_of(cfg.precision, cfg.recall).pr_like
+        heads = ("P", "R") if pr_like else ("1st", "2nd")
     # column widths that add up to less than the page at 1024 px: no table scrolls sideways
     event = st.dataframe(
-        view, key="lb_table", hide_index=True, width="stretch",
-        height=min(36 * len(view) + 40, 460), on_select="rerun", selection_mode="single-row",
+        rows_shown, key="lb_table", hide_index=True, width="stretch",
+        height=min(36 * len(rows_shown) + 40, 460), on_select="rerun", selection_mode="single-row",
         column_config={
             "rank": st.column_config.NumberColumn("#", width=38),
             "role": st.column_config.TextColumn(
@@ -102,38 +109,38 @@ with ui.guard("The leaderboard"):
                      "(no system at least as good on every metric and better on one)"),
             "system": st.column_config.TextColumn("System", width=150 if n_base else 173),
             "f": st.column_config.NumberColumn("F\u03b1", format="%.3f", width=55,
-                                               help=f"F\u03b1 at \u03b1 = {sel.alpha:.2f}, "
-                                                    f"{sel.average} average"),
+                                               help=f"F\u03b1 at \u03b1 = {cfg.alpha:.2f}, "
+                                                    f"{cfg.average} average"),
             "precision": st.column_config.NumberColumn(
                 heads[0], format="%.3f", width=58,
-                help=f"mean {sel.precision}"),
+                help=f"mean {cfg.precision}"),
             "recall": st.column_config.NumberColumn(
                 heads[1], format="%.3f", width=58,
-                help=f"mean {sel.recall}"),
+                help=f"mean {cfg.recall}"),
             "reference_system": st.column_config.TextColumn("Reference system", width=160),
             "reference_uir": st.column_config.TextColumn("its UIR", width=55,
                                                          help="UIR(reference, system)"),
             "n_improved": st.column_config.NumberColumn("# impr.", width=58,
                                                         help=(
                 "number of systems this one "
-                f"improves with UIR {sel.improved_sign} threshold")),
+                f"improves with UIR {cfg.improved_sign} threshold")),
         },
     )
     rows = event.selection.rows if event is not None else []
     if rows:
-        chosen = str(view.iloc[rows[0]]["system"])
-        if chosen != sel.a and st.session_state.get("_lb_last") != chosen:
+        chosen = str(rows_shown.iloc[rows[0]]["system"])
+        if chosen != cfg.a and st.session_state.get("_lb_last") != chosen:
             st.session_state["_lb_last"] = chosen
-            state.request(a=chosen, b=sel.a if chosen != sel.a else sel.b)
+            v.choose(chosen, cfg.a)
             st.rerun()
 
     st.subheader("Ranking with tie groups", anchor=False)
-    tr = data.tie_ranking(sel, t)
+    tr = v.ranking()
     groups = tr.to_dataframe()
     n_groups = int(groups["group"].max()) if len(groups) else 0
-    corr = "no correction" if sel.correction == "none" else f"{sel.correction} correction"
+    corr = "no correction" if cfg.correction == "none" else f"{cfg.correction} correction"
     rule = ("a robust improvement: UIR \u2265 threshold and a concordant significant "
-            f"improvement ({sel.test}, {corr})" if tr.rule == "uir+concordant"
+            f"improvement ({cfg.test}, {corr})" if tr.rule == "uir+concordant"
             else "UIR \u2265 threshold (no significance classes for this table)")
     st.caption(
         f"A system is above another only where it is {rule}, or a chain of them leads down to "
@@ -142,7 +149,7 @@ with ui.guard("The leaderboard"):
         "consistent with that order."
         + (f" Merged cycles: {len(tr.cycles)}." if tr.cycles else ""))
     if tr.rule == "uir+concordant":
-        few = small_sample(sel.test, n_topics, data.comparison(sel, t).parameters["level"])
+        few = v.small_sample()
         if not few.can_be_significant:
             st.warning(few.sentence(), icon=":material/info:")
     # the table and the diagram one above the other: full names in the table and room for the
@@ -172,7 +179,7 @@ with ui.guard("The leaderboard"):
                          "# below", width=65, help="systems placed below this one"),
                  })
     ui.plot(hasse_figure(groups, tr.hasse, title="Order of robust improvements",
-                         score_label=f"F\u03b1 ({sel.alpha:.2f})"),
+                         score_label=f"F\u03b1 ({cfg.alpha:.2f})"),
             key="lb_hasse", sel=sel, filename="hasse")
     st.caption("One row per tie group, best on top; a line joins a system to one it robustly "
                "improves with nothing between; diamonds: systems of a merged UIR cycle. In a group "
@@ -182,27 +189,34 @@ with ui.guard("The leaderboard"):
                "for the names.")
 
     st.subheader("How ranks move with \u03b1", anchor=False)
-    # the controls above, the chart across the whole width: its labels need it at 1024 px
-    c1, c2 = st.columns(2)
-    alpha2 = c1.slider("Compare with \u03b1 =", 0.0, 1.0, 0.2 if sel.alpha != 0.2 else 0.8,
-                       0.01, key="alpha2", bind="query-params")
-    top = c2.number_input("Show the top", 1, max(1, len(board)), min(30, len(board)),
-                          1 if len(board) < 10 else 5, key="top", bind="query-params",
-                          help="The top N systems at the first \u03b1, followed to their "
-                               "rank at the second (and A, B).")
-    st.caption("Green solid lines climb at the second \u03b1, orange dashed lines fall. A "
-               "ranking that depends on \u03b1 is a comparison that depends on how the metrics "
-               "are weighed.")
-    moves = data.rank_moves(t, sel.alpha, alpha2, sel.average)
-    ui.plot(figures.rank_moves_figure(moves, sel.alpha, alpha2, highlight, top=int(top)),
-            key="lb_moves", sel=sel, filename="rank_moves")
+    top = min(30, len(board))
+    why = v.cannot("rank_moves")
+    if why is not None:
+        st.caption(why)
+    else:
+        # the controls above, the chart across the whole width: its labels need it at 1024 px
+        c1, c2 = st.columns(2)
+        alpha2 = c1.slider("Compare with \u03b1 =", 0.0, 1.0, 0.2 if cfg.alpha != 0.2 else 0.8,
+                           0.01, key="alpha2", bind="query-params")
+        top = c2.number_input("Show the top", 1, max(1, len(board)), min(30, len(board)),
+                              1 if len(board) < 10 else 5, key="top", bind="query-params",
+                              help="The top N systems at the first \u03b1, followed to their "
+                                   "rank at the second (and A, B).")
+        st.caption("Green solid lines climb at the second \u03b1, orange dashed lines fall. A "
+                   "ranking that depends on \u03b1 is a comparison that depends on how the "
+                   "metrics are weighed.")
+        moves = live.rank_moves(v.table, cfg.alpha, alpha2, cfg.average)
+        ui.plot(figures.rank_moves_figure(moves, cfg.alpha, alpha2, highlight, top=int(top)),
+                key="lb_moves", sel=sel, filename="rank_moves")
 
 st.subheader("How sure is the ranking?", anchor=False)
 with ui.guard("The rank confidence sets"):
-    boot = data_uncertainty.bootstrap(sel, t)
+    boot = v.bootstrap()
     if boot is None:
         st.caption("Turn on **Bootstrap intervals** in the sidebar for each system's rank "
-                   "confidence set (docs/uncertainty.md).")
+                   "confidence set (docs/uncertainty.md)." if sel is not None else
+                   "The bundle was written without `--bootstrap N`: it holds no rank "
+                   "confidence sets (docs/uncertainty.md).")
     else:
         ci = boot.systems.merge(groups[["system", "rank_low", "rank_high"]], on="system")
         bp = boot.parameters["bootstrap"]
@@ -217,6 +231,11 @@ with ui.guard("The rank confidence sets"):
 
 st.subheader("Does the ranking depend on how the metrics are combined?", anchor=False)
 with ui.guard("The rankings under each aggregation rule"):
+    if agg is None:
+        ui.unavailable("The rankings under each aggregation rule", "This bundle was written "
+                       "before they were part of it: rerun `unanimity compare --out`.",
+                       plural=True)
+        st.stop()
     n_top = min(int(top), 25)
     ui.plot(aggregation_figure(agg.ranks, top=n_top, highlight=highlight,
                                title="Rank under each aggregation rule"),

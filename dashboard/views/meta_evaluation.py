@@ -2,16 +2,17 @@
 
 Robustness and Strictness of the campaign's measures (on a ranking campaign the paper's Table 8,
 and Table 7 and Figure 1 of each run's top K read as a filtering), and the formal constraints of
-the campaign's family. Every number comes from ``metrics`` through :mod:`dashboard.data_meta`.
+the campaign's family. Every number comes from ``metrics`` through :mod:`dashboard.data.meta`.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, data_meta, state, ui
+from dashboard import state, ui
+from dashboard.data import live, meta
 from dashboard.figures.meta import figure1_figure, robustness_strictness_figure
-from dashboard.meta_html import html_table, verdict_table
+from dashboard.render.html_tables import html_table, verdict_table
 
 sel = state.selection()
 ui.header(
@@ -20,8 +21,8 @@ ui.header(
     "systems? Strictness: can the measure rank a system above where the standard measures put "
     "it? And which formal constraints does each measure satisfy? (docs/meta-evaluation.md)",
 )
-info = data.campaign_info(sel.source)
-family = data_meta.family_of(info)
+info = live.campaign_info(sel.source)
+family = meta.family_of(info)
 _READING = {"per-topic@1": "systems ranked within each topic, largest difference",
             "all-outputs@1": "every (system, topic) output ranked at once, largest difference",
             "per-topic@10": "within each topic, mean of the 10 largest differences",
@@ -48,7 +49,7 @@ def _strictness_table(table, key: str, default: str = "per-topic@1") -> None:
 if info["ranking"]:
     st.subheader("Ranking measures: the paper's Table 8", anchor=False)
     with ui.guard("Table 8"):
-        t8 = data_meta.ranking_table(sel.source)
+        t8 = meta.ranking_table(sel.source)
         st.caption(f"{len(t8.systems)} of {len(t8.depth)} systems (median ranking depth "
                    f"\u2265 {t8.min_depth}), {t8.n_topics} topics; R*S = harmonic mean of "
                    "Reliability and Sensitivity (W_n = 0.8); each measure judged against the six "
@@ -58,7 +59,7 @@ if info["ranking"]:
     k = st.select_slider("Each run accepts its top K documents", [5, 10, 20, 50, 100], value=10,
                          key="me_accept_top")
     with ui.guard("Table 7"):
-        t7, fig1 = data_meta.filtering_results(sel.source, k)
+        t7, fig1 = meta.filtering_results(sel.source, k)
         st.caption(t7.view.description() + ". With the same K for every run, every measure is a "
                    "function of the relevant documents accepted on a topic: per topic they rank "
                    "the systems alike (docs/meta-evaluation.md \u00a75).")
@@ -68,21 +69,21 @@ if info["ranking"]:
 elif info["organisation"]:
     st.subheader("Filtering measures: Table 7 and Figure 1", anchor=False)
     with ui.guard("Table 7"):
-        t7, fig1 = data_meta.filtering_results(sel.source, 1)
+        t7, fig1 = meta.filtering_results(sel.source, 1)
         _strictness_table(t7.table, "me_t7")
         ui.plot(figure1_figure(fig1.points, fig1.measures), key="me_fig1", sel=sel,
                 filename="figure1")
 else:
     st.subheader("The campaign's metrics", anchor=False)
     with ui.guard("The meta-evaluation"):
-        names = tuple(dict.fromkeys(m for pair in data.metric_pairs(sel.source).values()
+        names = tuple(dict.fromkeys(m for pair in live.metric_pairs(sel.source).values()
                                     for m in pair))
         if len(names) < 3:
             ui.unavailable("The meta-evaluation", "It needs three measures or more (each is "
                            "judged against the others).")
         else:
-            meta = data_meta.campaign_meta(sel.source, names)
-            frame = meta.to_dataframe()[["metric", "robustness", "strictness_per_topic",
+            result = meta.campaign_meta(sel.source, names)
+            frame = result.to_dataframe()[["metric", "robustness", "strictness_per_topic",
                                          "strictness_all_outputs"]]
             st.caption("The metrics of the campaign's standard pairs, each judged against all "
                        "the others.")
@@ -99,7 +100,7 @@ if family is None:
                    "family of formal constraints here.", plural=True)
 else:
     with ui.guard("The formal constraints"):
-        checks = data_meta.family_constraints(family)
+        checks = meta.family_constraints(family)
         checks = checks[checks["family"] == family]
         st.caption(f"The {family} constraints (yes = the measure scores the better output of "
                    "the constraint's case strictly higher). `unanimity constraints --metrics "

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data_meta, figures, reference, state, ui
+from dashboard import figures, state, ui
+from dashboard.data import meta, reference
 
 sel = state.selection()
 ui.header(
@@ -13,7 +14,7 @@ ui.header(
     "What each metric measures, which formal constraints it satisfies (Amig\u00f3 et al. 2009; "
     "Moreno & Dias 2015), and where it comes from.",
 )
-_words = data_meta.pair_words(sel)
+_words = meta.pair_words(sel)
 st.markdown(f"In use: **{sel.precision}** ({_words.first}) and **{sel.recall}** "
             f"({_words.second}), "
             f"combined by F\u03b1 = 1 / (\u03b1/P + (1\u2212\u03b1)/R) and compared by UIR.")

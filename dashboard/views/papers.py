@@ -1,32 +1,41 @@
 """Papers' tables: JAIR Tables 5-6, WePS Table 2, the ten-pairs weakest-metric analysis next to
-all pairs, improved systems and (on request) random baselines over k, for the current selection
-(:mod:`metrics.analyses.paper_tables`, cached in :mod:`dashboard.data_papers`)."""
+all pairs, improved systems and (on request) random baselines over k, of a live campaign's
+selection or a reopened bundle (:meth:`dashboard.data.view.ComparisonView.paper_tables`)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, data_papers, papers_view, state, ui
+from dashboard import ui
+from dashboard.data import live, papers, view
+from dashboard.views import papers_view
 
-sel = state.selection()
-info = data.campaign_info(sel.source)
+v = view.current()
+sel, cfg = v.sel, v.settings
 ui.header("Papers' tables",
-          f"{info['name']}: the analyses of Amig\u00f3 et al. (JAIR 2011; WePS) and Moreno & Dias "
-          f"(2015) on {sel.precision} / {sel.recall} at \u03b1 = {sel.alpha:.2f} "
-          f"({sel.profile} profile).")
-st.caption("The **jair2011** profile in the sidebar reproduces the papers' conventions at once: "
-           "Wilcoxon without correction and improved systems with UIR > t "
-           "(docs/rankings.md, \u201cProfiles\u201d).")
+          f"{cfg.title}: the analyses of Amig\u00f3 et al. (JAIR 2011; WePS) and Moreno & Dias "
+          f"(2015) on {cfg.precision} / {cfg.recall} at \u03b1 = {cfg.alpha:.2f} "
+          f"({cfg.profile} profile).")
+if sel is not None:
+    st.caption("The **jair2011** profile in the sidebar reproduces the papers' conventions at "
+               "once: Wilcoxon without correction and improved systems with UIR > t "
+               "(docs/rankings.md, \u201cProfiles\u201d).")
 
-t = data.table(sel)
 with ui.guard("The papers' tables"):
-    pt = data_papers.paper_tables(sel, t)
-    comp = data.comparison(sel, t)
-    papers_view.render(pt.tables, pt.summary, comp.parameters,
-                       all_pairs=comp.weakest_metric.points, key="pt")
+    pt = v.paper_tables()
+    comp = v.comparison()
+    if pt is None:
+        ui.unavailable("The papers' tables", "The bundle was written without them: rerun "
+                       "`unanimity compare --out DIR --paper-tables`.", plural=True)
+    else:
+        papers_view.render(pt[0], pt[1], comp.parameters,
+                           all_pairs=comp.weakest_metric.points, key="pt")
 
 st.subheader("Random baselines over k (Moreno & Dias 2015, Table 2)", anchor=False)
-if not info["has_clusterings"] or info.get("organisation"):
+if v.cannot("random_baselines"):
+    st.caption(str(v.cannot("random_baselines")))
+elif sel is None or not live.campaign_info(sel.source)["has_clusterings"] \
+        or live.campaign_info(sel.source).get("organisation"):
     ui.unavailable("The random baselines", "They cluster the gold items at random: this campaign "
                    "has no flat clusterings to draw them from.", plural=True)
 else:
@@ -42,4 +51,4 @@ else:
     asked = st.session_state.get("_pt_rb")
     if asked == (sel.source.cid, sel.metrics, int(n_runs)):
         with ui.guard("The random baselines"):
-            papers_view.render_baselines(data_papers.random_baselines(sel, int(n_runs)), "pt")
+            papers_view.render_baselines(papers.random_baselines(sel, int(n_runs)), "pt")

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, figures, state, ui
+from dashboard import figures, state, ui
+from dashboard.data import live
 
 sel = state.selection()
-info = data.campaign_info(sel.source)
+info = live.campaign_info(sel.source)
 ui.header(
     "Test beds",
     "Does a ranking hold on every test bed? Which predictor, UIR or \u0394F on one bed, best "
@@ -28,7 +29,7 @@ if sel.bed_filter:
     st.caption("The sidebar's test-bed filter does not apply here: this view compares the beds.")
 
 with ui.guard("The per-test-bed rankings"):
-    tbr = data.testbed_rankings(sel)
+    tbr = live.testbed_rankings(sel)
     ui.plot(figures.testbed_rank_figure(tbr.ranks, tbr.f, {sel.a: "A", sel.b: "B"},
                                         title=f"Rank by F\u03b1 (\u03b1 = {sel.alpha:.2f}) on "
                                               f"all topics and on each test bed"),
@@ -39,12 +40,12 @@ st.caption("For a reference bed and a threshold t, the predicted robust pairs ar
            "UIR \u2265 t (or \u0394F \u2265 t) on that bed; a prediction is right when a has a "
            "higher F\u03b1 than b on every bed. Higher precision at equal recall is better.")
 with ui.guard("The cross-test-bed prediction"):
-    pred = data.cross_testbed(sel)
+    pred = live.cross_testbed(sel)
     assert pred is not None  # two test beds or more: the page stopped above otherwise
     beds = sorted(pred["reference_bed"].astype(str).unique().tolist())
     ref = st.selectbox("Reference test bed", beds, key="refbed", bind="query-params")
     sub = pred[pred["reference_bed"].astype(str) == ref].copy()
-    sub["predictor"] = sub["predictor"].map(lambda p: data.PREDICTOR_LABELS.get(p, p))
+    sub["predictor"] = sub["predictor"].map(lambda p: live.PREDICTOR_LABELS.get(p, p))
     ui.plot(figures.cross_testbed_figure(
         sub, title=f"Predicting from {ref} the pairs that hold on every test bed"),
         key="tb_cross", sel=sel, filename="cross_testbed")

@@ -2,7 +2,7 @@
 
 A self-contained view: importing it runs nothing. A page calls :func:`render` with a loaded
 campaign (and, if it has one, the score table of that campaign); every number comes from
-:mod:`metrics` (``evaluate``, ``typelevel.ranking``, ``typelevel.campaign``), the figures from
+:mod:`metrics` through :mod:`dashboard.data.type_level`, the figures from
 :mod:`dashboard.figures.typelevel`. See ``docs/type-level.md``.
 """
 
@@ -11,41 +11,22 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.downloads import mapping_csv
+from dashboard import ui
+from dashboard.data.type_level import (
+    TOKEN_METRICS,
+    TYPE_METRICS,
+    mappings,
+    rank_comparison,
+    scores_for,
+)
 from dashboard.figures import short
 from dashboard.figures import typelevel as figs
+from dashboard.render.downloads import mapping_csv
 
-__all__ = ["render", "TOKEN_METRICS", "TYPE_METRICS", "scores_for"]
+__all__ = ["render"]
 
-TOKEN_METRICS: tuple[str, ...] = ("accuracy_m1", "accuracy_11", "v_measure", "nvi",
-                                  "h_c_given_k", "h_k_given_c")
-TYPE_METRICS: tuple[str, ...] = tuple(
-    f"{m}{s}" for s in ("", "(mapping=many_to_one)")
-    for m in ("type_macro_f", "type_micro_f", "type_microc_f", "type_macro_precision",
-              "type_macro_recall"))
 _MEASURES = {"MacroI (P, R, F)": "macro", "MicroI": "micro", "MicroC": "microc"}
 _MAPPINGS = {"1-1 (optimal assignment)": "one_to_one", "M-1 (integer program)": "many_to_one"}
-
-
-@st.cache_data(show_spinner="Scoring token- and type-level measures ...")
-def _scores(_campaign, key: str, missing: str) -> pd.DataFrame:
-    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
-
-    return evaluate(_campaign, list(TOKEN_METRICS + TYPE_METRICS), missing=missing)
-
-
-def scores_for(campaign, missing: str = "penalize") -> pd.DataFrame:
-    """The token- and type-level score table of a campaign (cached per campaign source)."""
-    return _scores(campaign, f"{campaign.source}|{campaign.name}|{len(campaign.systems)}",
-                   missing)
-
-
-@st.cache_data(show_spinner="Computing the mapping ...")
-def _mapping(_campaign, key: str, system: str, mapping: str, measure: str,
-             missing: str) -> pd.DataFrame:
-    from metrics.measures.typelevel.type_entries import type_mappings  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
-
-    return type_mappings(_campaign, system, mapping=mapping, measure=measure, missing=missing)
 
 
 def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penalize",
@@ -72,19 +53,17 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
         st.info("This campaign has no word types: the type-level view needs a token tagging "
                 "campaign (format `conllu`, see docs/type-level.md).")
         return
-    from metrics.analyses.token_type_ranks import rank_comparison  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
-
     wanted = list(TOKEN_METRICS + TYPE_METRICS)
     if scores is None or not set(wanted) <= set(scores["metric"]):
         table = scores_for(campaign, missing)
     else:
         table = scores[scores["metric"].isin(wanted)]
-    comp = rank_comparison(table, wanted)
+    comp = rank_comparison(campaign, table, tuple(wanted))
     c1, c2 = st.columns(2)
     tok = c1.selectbox("Token-level measure", TOKEN_METRICS, key=f"{key}_tok")
     typ = c2.selectbox("Type-level measure", TYPE_METRICS, key=f"{key}_typ")
-    st.plotly_chart(figs.rank_slope_figure(comp.ranks, tok, typ), theme=None, width="stretch",
-                    key=f"{key}_slope")
+    ui.plot(figs.rank_slope_figure(comp.ranks, tok, typ), key=f"{key}_slope",
+            filename="token_vs_type_ranks")
     rho = comp.spearman.loc[tok, typ]
     st.caption(f"Spearman correlation of the two rankings: {rho:.2f}" if pd.notna(rho)
                else "The rankings cannot be correlated (a measure is constant).")
@@ -105,8 +84,8 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
                                        for c in grid.columns}})
         st.caption("\\* type level; M-1: the many-to-one mapping. Ranks: 1 = the best run "
                    "under the measure.")
-        st.plotly_chart(figs.spearman_figure(comp.spearman, comp.type_level), theme=None,
-                        width="stretch", key=f"{key}_rho")
+        ui.plot(figs.spearman_figure(comp.spearman, comp.type_level), key=f"{key}_rho",
+                filename="spearman_token_type")
 
     st.subheader("The mapping of one run", anchor=False)
     # two selects per row: whole names at 1024 px
@@ -118,8 +97,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
     c3, c4 = st.columns(2)
     mapping = _MAPPINGS[c3.selectbox("Mapping", list(_MAPPINGS), key=f"{key}_map")]
     measure = _MEASURES[c4.selectbox("Maximising", list(_MEASURES), key=f"{key}_measure")]
-    maps = _mapping(campaign, f"{campaign.source}|{campaign.name}", system, mapping, measure,
-                    missing)
+    maps = mappings(campaign, system, mapping, measure, missing)
     one = maps[maps["topic"].astype(str) == topic]
     suffix = "" if mapping == "one_to_one" else f"(mapping={mapping})"
     mine = table[(table["system"] == system) & (table["topic"].astype(str) == topic)]
@@ -138,9 +116,9 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
                  f"the best mapping found ({one['exactness'].iloc[0]}: the optimum lies at most "
                  "that far above its score)")
         st.caption(f"Found by {method}: {exact}.")
-    st.plotly_chart(figs.mapping_figure(one, title=f"{system} on {topic}: clusters mapped to "
-                                                   "each gold tag"),
-                    theme=None, width="stretch", key=f"{key}_mapfig")
+    ui.plot(figs.mapping_figure(one, title=f"{system} on {topic}: clusters mapped to "
+                                           "each gold tag"),
+            key=f"{key}_mapfig", filename="mapping")
     st.dataframe(
         one[["cluster", "tag", "cluster_types", "cluster_tokens", "shared_types"]]
         .assign(tag=one["tag"].replace("", "(unmapped)"))

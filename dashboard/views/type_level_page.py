@@ -5,9 +5,10 @@ The page of :mod:`dashboard.views.type_level` for the selected campaign; every n
 
 from __future__ import annotations
 
-from dashboard import data, state, ui
+from dashboard import state, ui
+from dashboard.data import live
 from dashboard.views import type_level
 
 sel = state.selection()
 with ui.guard("The type-level view"):
-    type_level.render(data.campaign(sel.source), missing="penalize", run=sel.a)
+    type_level.render(live.campaign(sel.source), missing="penalize", run=sel.a)

@@ -46,8 +46,8 @@ from metrics.compute_budget import chunk_rows
 from metrics.model.score_table import names_at, score_cube, validate_score_table
 from metrics.reports.comparison_report import CampaignComparison
 
-__all__ = ["RULES", "AggregationRobustness", "aggregation_robustness", "pareto_front",
-           "rule_ranks", "rule_scores"]
+__all__ = ["RULES", "AggregationRobustness", "AggregationCore", "aggregation_robustness",
+           "aggregation_core", "aggregation_at", "pareto_front", "rule_ranks", "rule_scores"]
 
 #: The aggregation rules, in the order of ``aggregation.csv``'s rank columns.
 RULES: tuple[str, ...] = ("f_alpha", "f_alpha_0", "f_alpha_1", "mean", "borda", "median_rank",
@@ -196,6 +196,55 @@ def _alpha_range(curves: Curves, f: np.ndarray, f0: np.ndarray, f1: np.ndarray,
     return 1 + np.minimum(lo, np.minimum(r0, r1)), 1 + np.maximum(hi, np.maximum(r0, r1))
 
 
+@dataclass(frozen=True, eq=False)
+class AggregationCore:
+    """The alpha- and threshold-free part of :func:`aggregation_robustness` of a comparison's
+    table (one per table, metrics and average; :func:`aggregation_at` adds the rest).
+
+    ``names`` is the system order of every array: the means' rule scores ``scores`` (every rule
+    of :data:`RULES` but the three F_alpha ones), ``f0`` / ``f1`` (F_alpha at 0 and 1), the
+    Pareto flags ``pareto_m`` / ``pareto_t`` and the campaign F curves ``curves``."""
+
+    names: tuple[str, ...]
+    scores: dict[str, np.ndarray]
+    f0: np.ndarray
+    f1: np.ndarray
+    pareto_m: np.ndarray
+    pareto_t: np.ndarray
+    curves: Curves
+
+    def reordered(self, names: list[str]) -> AggregationCore:
+        """The same core in the system order ``names`` (a permutation of :attr:`names`)."""
+        if list(self.names) == list(names):
+            return self
+        pos = {s: i for i, s in enumerate(self.names)}
+        perm = np.array([pos[s] for s in names], dtype=np.int64)
+        c = self.curves
+        return AggregationCore(tuple(names), {k: v[perm] for k, v in self.scores.items()},
+                               self.f0[perm], self.f1[perm], self.pareto_m[perm],
+                               self.pareto_t[perm],
+                               Curves(c.U[perm], c.V[perm], c.W[perm], c.defined[perm]))
+
+
+def aggregation_core(table: pd.DataFrame, result: CampaignComparison) -> AggregationCore:
+    """The part of :func:`aggregation_robustness` that neither alpha nor the UIR threshold
+    changes: the score cube of the comparison's metrics, the rules on the means, F_alpha at
+    alpha = 0 and 1 and the Pareto front (module docstring). Same parameters."""
+    p = result.parameters
+    names = list(result.systems["system"])
+    uir_metrics = list(result.uir_metrics or p["metrics"])
+    cube = score_cube(validate_score_table(table),
+                      dedupe(uir_metrics + [p["precision"], p["recall"]]), systems=names)
+    X = sub_cube(cube, uir_metrics).oriented([int(p["directions"].get(m, 1))
+                                              for m in uir_metrics])
+    pr = sub_cube(cube, [p["precision"], p["recall"]]).values
+    curves = curves_from_arrays(pr[:, :, 0], pr[:, :, 1], p["average"])
+    f0, f1 = curves.values([0.0, 1.0]).T
+    pareto_m, pareto_t = pareto_front(X)
+    return AggregationCore(tuple(names), rule_scores(means(X)), f0, f1, pareto_m, pareto_t,
+                           curves)
+
+
 def aggregation_robustness(table: pd.DataFrame,
                            result: CampaignComparison) -> AggregationRobustness:
     """Rankings of ``result``'s systems under every rule of :data:`RULES`, their Kendall tau,
@@ -209,27 +258,26 @@ def aggregation_robustness(table: pd.DataFrame,
         Its UIR metrics, directions, F_alpha pair, alpha, average, crossings, UIR, threshold and
         profile are used.
     """
+    return aggregation_at(aggregation_core(table, result), result)
+
+
+def aggregation_at(core: AggregationCore, result: CampaignComparison) -> AggregationRobustness:
+    """:func:`aggregation_robustness` from its alpha-free ``core`` (:func:`aggregation_core` of
+    the same table and metrics) and the comparison ``result`` at its alpha and threshold."""
     p = result.parameters
     names = list(result.systems["system"])
-    uir_metrics = list(result.uir_metrics or p["metrics"])
-    cube = score_cube(validate_score_table(table),
-                      dedupe(uir_metrics + [p["precision"], p["recall"]]), systems=names)
-    X = sub_cube(cube, uir_metrics).oriented([int(p["directions"].get(m, 1))
-                                              for m in uir_metrics])
-    mean_x = means(X)
-    pr = sub_cube(cube, [p["precision"], p["recall"]]).values
-    curves = curves_from_arrays(pr[:, :, 0], pr[:, :, 1], p["average"])
+    core = core.reordered(names)
     f = result.systems["f_alpha"].to_numpy(dtype=np.float64)
-    f0, f1 = curves.values([0.0, 1.0]).T
+    f0, f1 = core.f0, core.f1
     pairs = result.pairs
     index = pd.Index(names)
     ia = index.get_indexer(pairs["system_a"]).astype(np.int64, copy=False)
     ib = index.get_indexer(pairs["system_b"]).astype(np.int64, copy=False)
     lens = np.fromiter(map(len, pairs["crossings"]), dtype=np.int64, count=len(pairs))
-    best, worst = _alpha_range(curves, f, f0, f1, pairs["crossings"], lens, ia, ib)
+    best, worst = _alpha_range(core.curves, f, f0, f1, pairs["crossings"], lens, ia, ib)
 
-    scores = {"f_alpha": f, "f_alpha_0": f0, "f_alpha_1": f1, **rule_scores(mean_x)}
-    pareto_m, pareto_t = pareto_front(X)
+    scores = {"f_alpha": f, "f_alpha_0": f0, "f_alpha_1": f1, **core.scores}
+    pareto_m, pareto_t = core.pareto_m, core.pareto_t
     ranks = pd.DataFrame({"system": names})
     for rule in RULES:
         ranks[f"rank_{rule}"] = _rank(scores[rule])

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from metrics.errors import UnanimityError
-from metrics.model.formats import FORMATS
+from metrics.model.formats import FORMATS, format_help
 from metrics.model.missing import MISSING_POLICIES
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def add_campaign_args(parser: argparse.ArgumentParser, path_required: bool = Fal
     # dest "runs": "run" is the sub-command callback every parser sets (set_defaults(run=...))
     parser.add_argument("--run", metavar="FILE", action="append", default=[], dest="runs",
                         help="run file; repeat for several systems")
-    parser.add_argument("--format", choices=FORMATS, help="file format (default: detected)")
+    parser.add_argument("--format", choices=FORMATS, metavar="FORMAT", help=format_help())
     parser.add_argument("--testbeds", metavar="REGEX|FILE",
                         help="test bed of each topic: a topic<TAB>test bed file, or the first "
                              "group of this regex on the topic id")

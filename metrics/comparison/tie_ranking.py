@@ -60,8 +60,8 @@ from metrics.compute_budget import require
 from metrics.errors import UnanimityError
 from metrics.reports.latex import latex_escape, shown_note
 
-__all__ = ["TieRanking", "tie_ranking", "ranking_from_comparison", "RANKING_COLUMNS",
-           "DEFAULT_RANK_THRESHOLD"]
+__all__ = ["TieRanking", "tie_ranking", "ranking_from_comparison", "ranking_latex",
+           "RANKING_COLUMNS", "DEFAULT_RANK_THRESHOLD"]
 
 #: Columns of ``ranking.csv``.
 RANKING_COLUMNS: tuple[str, ...] = ("system", "rank_low", "rank_high", "group")
@@ -146,35 +146,43 @@ class TieRanking:
 
     def to_latex(self, caption_metric: str = "F", top: int | None = None,
                  csv_name: str = "ranking.csv") -> str:
-        """A booktabs table: group, system, rank interval (needs ``\\usepackage{booktabs}``);
-        with ``top``, its first ``top`` rows and the note "N of M systems shown; full table in
-        ranking.csv" (``csv_name``: the file the reader downloads)."""
+        """:func:`ranking_latex` of this ranking."""
+        return ranking_latex(self, caption_metric, top, csv_name)
 
-        sign = ">" if self.strict else "\\geq"
-        rule = (f"UIR ${sign} {self.threshold:g}$" + (" and a concordant significant improvement"
-                                                      if self.rule == "uir+concordant" else ""))
-        lines = [r"\begin{table}[ht]", r"\centering", r"\small", r"\begin{tabular}{rlc}",
-                 r"\toprule", r"Group & System & Rank interval \\", r"\midrule"]
-        prev = None
-        full = self.to_dataframe()
-        rows = full if top is None else full.head(int(top))
-        for r in rows.itertuples(index=False):
-            if prev is not None and r.group != prev:
-                lines.append(r"\addlinespace")
-            interval = (f"{r.rank_low}" if r.rank_low == r.rank_high
-                        else f"{r.rank_low}--{r.rank_high}")
-            lines.append(f"{r.group} & {latex_escape(r.system)} & {interval} \\\\")
-            prev = r.group
-        cyc = (f" {len(self.cycles)} cycle(s) of UIR merged into ties." if self.cycles else "")
-        if len(rows) < len(full):
-            cyc += " " + latex_escape(shown_note(len(rows), len(full), csv_name))
-        lines += [r"\bottomrule", r"\end{tabular}",
-                  rf"\caption{{Ranking with tie groups: a system is above another only where it is "
-                  rf"a robust improvement over it ({rule}) or a chain of such improvements leads "
-                  rf"down to it; systems of one group are not separated; within a group listed by "
-                  rf"{latex_escape(caption_metric)}.{cyc}}}",
-                  r"\end{table}", ""]
-        return "\n".join(lines)
+
+def ranking_latex(ranking, caption_metric: str = "F", top: int | None = None,
+                  csv_name: str = "ranking.csv") -> str:
+    """A booktabs table of a ranking with tie groups (a :class:`TieRanking`, or one reopened from a
+    bundle: anything with ``to_dataframe``, ``strict``, ``threshold``, ``rule``, ``cycles``):
+    group, system, rank interval (needs ``\\usepackage{booktabs}``);
+    with ``top``, its first ``top`` rows and the note "N of M systems shown; full table in
+    ranking.csv" (``csv_name``: the file the reader downloads)."""
+
+    sign = ">" if ranking.strict else "\\geq"
+    rule = (f"UIR ${sign} {ranking.threshold:g}$" + (" and a concordant significant improvement"
+                                                  if ranking.rule == "uir+concordant" else ""))
+    lines = [r"\begin{table}[ht]", r"\centering", r"\small", r"\begin{tabular}{rlc}",
+             r"\toprule", r"Group & System & Rank interval \\", r"\midrule"]
+    prev = None
+    full = ranking.to_dataframe()
+    rows = full if top is None else full.head(int(top))
+    for r in rows.itertuples(index=False):
+        if prev is not None and r.group != prev:
+            lines.append(r"\addlinespace")
+        interval = (f"{r.rank_low}" if r.rank_low == r.rank_high
+                    else f"{r.rank_low}--{r.rank_high}")
+        lines.append(f"{r.group} & {latex_escape(r.system)} & {interval} \\\\")
+        prev = r.group
+    cyc = (f" {len(ranking.cycles)} cycle(s) of UIR merged into ties." if ranking.cycles else "")
+    if len(rows) < len(full):
+        cyc += " " + latex_escape(shown_note(len(rows), len(full), csv_name))
+    lines += [r"\bottomrule", r"\end{tabular}",
+              rf"\caption{{Ranking with tie groups: a system is above another only where it is "
+              rf"a robust improvement over it ({rule}) or a chain of such improvements leads "
+              rf"down to it; systems of one group are not separated; within a group listed by "
+              rf"{latex_escape(caption_metric)}.{cyc}}}",
+              r"\end{table}", ""]
+    return "\n".join(lines)
 
 
 def _closure(adj: np.ndarray) -> np.ndarray:

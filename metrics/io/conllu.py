@@ -1,8 +1,5 @@
 """Token tagging campaigns: a gold CoNLL-U treebank and induced taggings aligned with it.
 
-(Size: about 400 lines: one format's reader, its alignment of runs with the treebank and
-its messages.)
-
 Part-of-speech (or sense) induction is evaluated on a tagged corpus: every token has a gold tag
 and an induced cluster. This reader turns such a corpus into a
 :class:`~metrics.model.campaign.Campaign`
@@ -10,7 +7,8 @@ whose items are the tokens, whose gold classes are the gold tags and whose clust
 induced ones, and which also carries each token's **word type** (``Campaign.item_type``), so that
 the type-level measures of :mod:`metrics.measures.typelevel` (Reichart, Abend and Rappoport, CoNLL
 2010)
-and the token-level ones work on the same campaign (``docs/type-level.md``).
+and the token-level ones work on the same campaign (``docs/type-level.md``). The campaign is
+assembled by :mod:`metrics.io.conllu_campaign`.
 
 Files
 -----
@@ -38,7 +36,7 @@ Options (``campaign.toml`` keys, or ``reader_options`` of :func:`metrics.io.load
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -47,13 +45,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics.errors import CampaignFormatError, UnanimityError
-from metrics.io.build import RawClustering, build_campaign
 from metrics.io.source import as_node
-from metrics.io.text import read_text, strip_extensions
-from metrics.model.campaign import Campaign
+from metrics.io.text import read_text
 from metrics.model.validation import LoadNote
 
-__all__ = ["ConlluOptions", "Tokens", "looks_like_conllu", "read_tokens", "load_conllu_campaign",
+__all__ = ["ConlluOptions", "Tokens", "looks_like_conllu", "read_tokens", "np_array",
            "OPTION_KEYS", "OPTION_TYPES", "TOPIC_UNITS", "TAGSETS"]
 
 TAGSETS: tuple[str, ...] = ("upos", "xpos")
@@ -61,7 +57,7 @@ TOPIC_UNITS: tuple[str, ...] = ("corpus", "genre", "document")
 #: the campaign.toml keys this reader understands
 OPTION_KEYS: tuple[str, ...] = ("tagset", "lowercase", "topic_unit", "slice_tokens",
                                 "exclude_tags")
-#: their TOML types, for the campaign.toml check of metrics.io.load
+#: their TOML types, for the campaign.toml check of metrics.io.folders
 OPTION_TYPES: dict[str, type] = {"tagset": str, "lowercase": bool, "topic_unit": str,
                                  "slice_tokens": int, "exclude_tags": list}
 _TAG_COLUMN = {"upos": 3, "xpos": 4}
@@ -149,14 +145,14 @@ class Tokens:
 
     def forms(self) -> np.ndarray:
         """The token forms as a NumPy object array."""
-        return _np(self.form)
+        return np_array(self.form)
 
     def tag_categorical(self, keep: np.ndarray | None = None) -> pd.Categorical:
         """The tags (of the tokens in ``keep``) as a pandas Categorical, coded by pyarrow."""
         tags = self.tag if keep is None else self.tag.filter(pa.array(keep))
         enc = pc.dictionary_encode(tags)
-        return pd.Categorical.from_codes(_np(enc.indices).astype(np.int64),
-                                         categories=_np(enc.dictionary))
+        return pd.Categorical.from_codes(np_array(enc.indices).astype(np.int64),
+                                         categories=np_array(enc.dictionary))
 
 
 def looks_like_conllu(first_line: str) -> bool:
@@ -171,7 +167,8 @@ def looks_like_conllu(first_line: str) -> bool:
     return len(cells) == 10 and cells[0].split("-")[0].split(".")[0].isdigit()
 
 
-def _np(arr: pa.Array) -> np.ndarray:
+def np_array(arr: pa.Array) -> np.ndarray:
+    """An Arrow array as numpy (copied when Arrow cannot share it)."""
     return arr.to_numpy(zero_copy_only=False)
 
 
@@ -196,14 +193,14 @@ def read_tokens(path: object, tag_column: str = "upos") -> Tokens:
     if "\r" in text:
         lines = pc.utf8_rtrim(lines, "\r")
     lineno = np.arange(1, len(lines) + 1, dtype=np.int64)
-    tabs = _np(pc.count_substring(lines, "\t"))
-    blank = _np(pc.equal(pc.binary_length(lines), 0))
+    tabs = np_array(pc.count_substring(lines, "\t"))
+    blank = np_array(pc.equal(pc.binary_length(lines), 0))
     maybe = np.flatnonzero(~blank & (tabs == 0))  # lines of spaces only are blank too
     if maybe.size:
         sub = lines.take(pa.array(maybe))
-        blank[maybe] = _np(pc.equal(pc.utf8_trim_whitespace(sub), ""))
+        blank[maybe] = np_array(pc.equal(pc.utf8_trim_whitespace(sub), ""))
     # a comment starts with "#"; in word<TAB>cluster files "#<TAB>7" is the token "#"
-    hashed = _np(pc.starts_with(lines, "#")) & ~blank
+    hashed = np_array(pc.starts_with(lines, "#")) & ~blank
     candidates = np.flatnonzero(~blank & ~(hashed & (tabs == 0)))
     if candidates.size == 0:
         raise CampaignFormatError(path, "no token line (a token a line, blank lines between "
@@ -231,10 +228,10 @@ def read_tokens(path: object, tag_column: str = "upos") -> Tokens:
 
     if first == 9:
         ids = column(0)
-        multi = _np(pc.match_substring(ids, "-"))
-        empty = _np(pc.match_substring(ids, "."))
+        multi = np_array(pc.match_substring(ids, "-"))
+        empty = np_array(pc.match_substring(ids, "."))
         keep = ~multi & ~empty
-        digits = _np(pc.utf8_is_digit(ids))
+        digits = np_array(pc.utf8_is_digit(ids))
         if np.any(keep & ~digits):
             at = int(np.flatnonzero(keep & ~digits)[0])
             raise CampaignFormatError(path, f"token id {ids[at].as_py()!r} is not a number",
@@ -248,7 +245,7 @@ def read_tokens(path: object, tag_column: str = "upos") -> Tokens:
         tok_lineno, tok_sent = tok_lineno[keep], tok_sent[keep]
     else:
         form_a, tag_a = column(0), column(1)
-    no_tag = _np(pc.is_in(tag_a, value_set=pa.array(["", "_"])))
+    no_tag = np_array(pc.is_in(tag_a, value_set=pa.array(["", "_"])))
     if no_tag.any():
         at = int(np.flatnonzero(no_tag)[0])
         raise CampaignFormatError(path, f"token {form_a[at].as_py()!r} has no tag",
@@ -258,12 +255,12 @@ def read_tokens(path: object, tag_column: str = "upos") -> Tokens:
     ids_out = np.full(sent_uniq.size, None, dtype=object)
     com_idx = np.flatnonzero(comment)
     com_lines = lines.take(pa.array(com_idx))
-    sid_mask = _np(pc.match_substring_regex(com_lines, r"^#\s*sent_id\s*="))
+    sid_mask = np_array(pc.match_substring_regex(com_lines, r"^#\s*sent_id\s*="))
     is_sid = np.zeros(comment.size, dtype=bool)
     is_sid[com_idx[sid_mask]] = True
     if is_sid.any():
         sid_lines = com_lines.filter(pa.array(sid_mask))
-        sid_val = _np(pc.utf8_trim_whitespace(
+        sid_val = np_array(pc.utf8_trim_whitespace(
             pc.replace_substring_regex(sid_lines, r"^#\s*sent_id\s*=", "")))
         sid_key = sent_key[is_sid]
         pos = np.searchsorted(sent_uniq, sid_key)
@@ -271,143 +268,3 @@ def read_tokens(path: object, tag_column: str = "upos") -> Tokens:
         ids_out[pos[ok]] = sid_val[ok]
     return Tokens(str(path), form_a, tag_a, sent_codes.astype(np.int64), tok_lineno, ids_out,
                   "conllu" if first == 9 else "pairs", notes)
-
-
-def _check_aligned(gold: Tokens, run: Tokens, lowercase: bool) -> None:
-    """Raise at the first token where ``run`` differs from ``gold`` (form or sentence break)."""
-    n = min(gold.n_tokens, run.n_tokens)
-    g, r = gold.form.slice(0, n), run.form.slice(0, n)
-    if lowercase:
-        g, r = pc.utf8_lower(g), pc.utf8_lower(r)
-    differ = ~_np(pc.equal(g, r))
-    diff = np.flatnonzero(differ | (gold.sent[:n] != run.sent[:n]))
-    if diff.size:
-        k = int(diff[0])
-        rf, gf = run.form[k].as_py(), gold.form[k].as_py()
-        what = (f"run has {rf!r}, the gold has {gf!r}" if differ[k]
-                else f"sentence break differs at {rf!r}")
-        raise CampaignFormatError(
-            run.source, f"token {k + 1} does not match the gold: {what} ({gold.source}, line "
-            f"{int(gold.line[k])})", int(run.line[k]))
-    if run.n_tokens != gold.n_tokens:
-        if run.n_tokens < gold.n_tokens:
-            raise CampaignFormatError(
-                run.source, f"run ends after {run.n_tokens} tokens; the gold has "
-                f"{gold.n_tokens} (next gold token {gold.form[n].as_py()!r}, {gold.source}, line "
-                f"{int(gold.line[n])})")
-        raise CampaignFormatError(
-            run.source, f"run has {run.n_tokens} tokens, the gold {gold.n_tokens}: extra token "
-            f"{run.form[n].as_py()!r}", int(run.line[n]))
-
-
-def _sentence_topics(gold: Tokens, opts: ConlluOptions) -> np.ndarray:
-    """Topic id of each sentence, per ``opts.topic_unit``."""
-    n_sent = gold.sent_ids.size
-    if opts.topic_unit == "corpus":
-        return np.full(n_sent, "corpus", dtype=object)
-    missing = np.flatnonzero(pd.isna(gold.sent_ids))
-    if missing.size:
-        first_tok = np.searchsorted(gold.sent, missing[0])
-        raise CampaignFormatError(
-            gold.source, f"sentence without a '# sent_id' comment; topic_unit = "
-            f"{opts.topic_unit!r} reads the topic from it", int(gold.line[first_tok]))
-    ids = pd.Series(gold.sent_ids, dtype=object)
-    doc = ids.str.replace(r"-\d+$", "", regex=True)
-    if opts.topic_unit == "document":
-        return doc.to_numpy(dtype=object)
-    genre = ids.str.split("-", n=1).str[0]
-    if not opts.slice_tokens:
-        return genre.to_numpy(dtype=object)
-    # cut each genre, at document boundaries, into slices of about slice_tokens tokens
-    sent_len = np.bincount(gold.sent, minlength=n_sent)
-    frame = pd.DataFrame({"genre": genre, "doc": doc, "n": sent_len})
-    docs = frame.groupby(["genre", "doc"], sort=False)["n"].sum().reset_index()
-    before = docs.groupby("genre", sort=False)["n"].cumsum() - docs["n"]
-    docs["slice"] = (before // opts.slice_tokens + 1).astype(int)
-    docs["topic"] = docs["genre"] + "/" + docs["slice"].map("{:02d}".format)
-    lookup = dict(zip(zip(docs["genre"], docs["doc"], strict=True), docs["topic"], strict=True))
-    # once per sentence
-    return np.array([lookup[k] for k in zip(genre, doc, strict=True)], dtype=object)
-
-
-def load_conllu_campaign(
-    gold_path: object,
-    run_paths: Sequence[object],
-    options: ConlluOptions | Mapping[str, object] | None = None,
-    name: str | None = None,
-    source: str = "",
-    testbed_rule=None,
-    notes: list[LoadNote] | None = None,
-    run_names: Sequence[str] | None = None,
-) -> Campaign:
-    """Load a token tagging campaign: a CoNLL-U gold and runs aligned with it token by token.
-
-    Items are the (kept) tokens, with ids ``SSSSS-TTT`` (sentence, token position, zero-padded:
-    sorted ids are in corpus order); ``Campaign.item_type`` codes each token's word type
-    (``Campaign.type_names``). With ``topic_unit = "genre"`` and no test-bed rule, the genre of
-    each topic is its test bed.
-
-    Raises
-    ------
-    CampaignFormatError
-        For a file that cannot be read, or a run whose tokens differ from the gold's.
-    """
-    opts = options if isinstance(options, ConlluOptions) else ConlluOptions.from_mapping(
-        options, str(gold_path))
-    notes = list(notes or [])
-    gold = read_tokens(gold_path, opts.tagset)
-    if gold.layout != "conllu":
-        raise CampaignFormatError(gold_path, "the gold must be CoNLL-U (10 tab-separated columns)")
-    keep = np.ones(gold.n_tokens, dtype=bool)
-    if opts.exclude_tags:
-        keep = ~_np(pc.is_in(gold.tag, value_set=pa.array(list(opts.exclude_tags))))
-        gold.notes.append(LoadNote(gold.source, f"{int((~keep).sum())} token(s) tagged "
-                                   f"{', '.join(opts.exclude_tags)} left out of the evaluation"))
-    sent_topic = _sentence_topics(gold, opts)
-    kept = np.flatnonzero(keep)
-    pos_in_sent = kept - np.searchsorted(gold.sent, gold.sent[kept])
-    # ids "SSSSS-TTT": zero-padded, so sorted ids are in corpus order (categories made sorted)
-    item_ids = _np(pc.binary_join_element_wise(
-        pc.utf8_lpad(pc.cast(pa.array(gold.sent[kept]), pa.string()), 5, "0"),
-        pc.utf8_lpad(pc.cast(pa.array(pos_in_sent), pa.string()), 3, "0"), "-"))
-    item = pd.Categorical.from_codes(np.arange(kept.size), categories=item_ids)
-    types = pc.utf8_lower(gold.form) if opts.lowercase else gold.form
-    s_codes, s_names = pd.factorize(sent_topic, sort=True)
-    topic = pd.Categorical.from_codes(s_codes[gold.sent[kept]], categories=s_names)
-    counts = np.bincount(topic.codes, minlength=len(s_names))
-    empty = [str(t) for t in topic.categories[counts == 0]]
-    if empty:  # every token excluded: no word type to evaluate, so no topic (not a perfect one)
-        topic = topic.remove_unused_categories()
-        gold.notes.append(LoadNote(gold.source, f"{len(empty)} topic(s) with no token left after "
-                                   f"excluding {', '.join(opts.exclude_tags)} dropped: "
-                                   f"{', '.join(empty[:5])}{' ...' if len(empty) > 5 else ''}"))
-    line = gold.line[kept]
-    raw_gold = RawClustering(gold.source, topic, item, gold.tag_categorical(keep), line=line,
-                             notes=gold.notes)
-    raws: dict[str, RawClustering] = {}
-    for i, p in enumerate(run_paths):
-        run = read_tokens(p, opts.tagset)
-        _check_aligned(gold, run, opts.lowercase)
-        sys_name = run_names[i] if run_names else strip_extensions(as_node(p))
-        sys_name = sys_name[: -len(".conllu")] if sys_name.endswith(".conllu") else sys_name
-        if sys_name in raws:
-            raise CampaignFormatError(p, f"system {sys_name!r} is given twice")
-        raws[sys_name] = RawClustering(run.source, topic, item, run.tag_categorical(keep),
-                                       line=run.line[keep], notes=run.notes)
-    if not raws:
-        raise UnanimityError("give at least one run file")
-    if testbed_rule is None and opts.topic_unit == "genre":
-        testbed_rule = r"^([^/]+)"
-    camp = build_campaign(raw_gold, raws, name=name or "campaign",
-                          source=source or str(gold_path), testbed_rule=testbed_rule, notes=notes)
-    # word type of each campaign item (items are sorted by topic, then id)
-    enc = pc.dictionary_encode(types.filter(pa.array(keep)))
-    type_codes = _np(enc.indices).astype(np.int32)
-    # the campaign sorts items by topic, then id; ids sort in corpus order
-    where = np.argsort(topic.codes, kind="stable")
-    if not np.array_equal(camp.item_ids, item_ids[where]):  # guards the order assumed here
-        raise UnanimityError(f"{gold.source}: internal error: items out of corpus order")
-    camp.item_type = type_codes[where]
-    camp.type_names = _np(enc.dictionary).astype(object)
-    return camp
-

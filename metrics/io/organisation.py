@@ -17,15 +17,16 @@ import numpy as np
 import pandas as pd
 
 from metrics.errors import CampaignFormatError
+from metrics.io.format_registry import CampaignFormat, FilesRequest, FolderRequest, Probe
 from metrics.io.organisation_build import build_organisation_campaign
 from metrics.io.parquet import number_column, read_parquet, text_column
-from metrics.io.source import as_node
+from metrics.io.source import Node, as_node
 from metrics.io.text import read_delimited, read_text, strip_extensions
 from metrics.model.campaign import Campaign
 from metrics.model.validation import LoadNote
 
 __all__ = ["ORGANISATION_COLUMNS", "looks_like_organisation", "read_organisation",
-           "load_organisation_folder", "load_organisation_files"]
+           "load_organisation_folder", "load_organisation_files", "FORMAT"]
 
 ORGANISATION_COLUMNS = ["topic", "item", "level"]
 _OPTIONAL = ("cluster",)
@@ -124,3 +125,24 @@ def load_organisation_files(gold: object, runs: list, tail: bool = False,
     gold = as_node(gold)
     return _campaign(gold, [as_node(r) for r in runs], tail, name or "campaign",
                      str(gold), [], testbed_rule)
+
+
+class _Organisation(CampaignFormat):
+    """Priority levels ``topic, item, level[, cluster]``, recognised by their header."""
+
+    config_types = {"tail": bool}
+
+    def detect_line(self, probe: Probe) -> bool:
+        return looks_like_organisation(probe.first_line)
+
+    def load_folder(self, request: FolderRequest, gold: Node) -> Campaign:
+        return load_organisation_folder(
+            request.folder, gold, request.runs(), request.config.get("tail", False), request.name,
+            request.notes, request.testbed_rule(), request.encoding or "utf-8")
+
+    def load_files(self, request: FilesRequest) -> Campaign:
+        return load_organisation_files(request.gold, request.runs, name=request.name,
+                                       testbed_rule=request.testbed_rule)
+
+
+FORMAT = _Organisation()

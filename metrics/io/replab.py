@@ -13,11 +13,13 @@ Several rows for one (entity, tweet) with different labels put the tweet in seve
 from __future__ import annotations
 
 from metrics.io.build import REPLAB_TESTBED_RULE, RawClustering
-from metrics.io.source import as_node
+from metrics.io.format_registry import CampaignFormat, Probe, encoding_kw
+from metrics.io.source import Node, as_node
 from metrics.io.text import read_delimited, read_text
 from metrics.model.validation import LoadNote
 
-__all__ = ["read_replab", "REPLAB_COLUMNS", "REPLAB_TESTBED_RULE", "looks_like_replab"]
+__all__ = ["read_replab", "REPLAB_COLUMNS", "REPLAB_TESTBED_RULE", "looks_like_replab",
+           "FORMAT"]
 
 REPLAB_COLUMNS = ["entity_id", "tweet_id", "topic"]
 
@@ -45,3 +47,16 @@ def read_replab(path: object, encoding: str = "latin-1") -> RawClustering:
         source=str(path), topic=frame["entity_id"].to_numpy(), item=frame["tweet_id"].to_numpy(),
         label=frame["topic"].to_numpy(), line=lines, notes=notes,
     )
+
+
+class _Replab(CampaignFormat):
+    """RepLab files, recognised by their header."""
+
+    def detect_line(self, probe: Probe) -> bool:
+        return looks_like_replab(probe.first_line)
+
+    def read_clustering(self, node: Node, encoding: str | None) -> RawClustering:
+        return read_replab(node, **encoding_kw(encoding))
+
+
+FORMAT = _Replab()

@@ -21,9 +21,11 @@ import numpy as np
 import pandas as pd
 
 from metrics.errors import CampaignFormatError
-from metrics.io.build import default_testbed_rule, testbeds_from_rule
+from metrics.io.build import RawClustering, default_testbed_rule, testbeds_from_rule
+from metrics.io.folders import is_data_file
+from metrics.io.format_registry import CampaignFormat, FolderRequest, Probe, TestbedRule
 from metrics.io.parquet import number_column, read_parquet, text_column
-from metrics.io.source import as_node
+from metrics.io.source import Node, as_node
 from metrics.io.text import read_delimited, read_text, strip_extensions
 from metrics.model.campaign import Campaign
 from metrics.model.score_table import SCORE_COLUMNS
@@ -306,3 +308,46 @@ def campaign_from_score_table(
         scores=table,
         source=str(path),
     )
+
+
+class _Scores(CampaignFormat):
+    """A score table: a file, or a folder ``scores.<ext>`` beside no gold (its test beds in
+    ``campaign.toml``)."""
+
+    def detect_path(self, probe: Probe) -> bool:
+        return probe.is_parquet_file() and looks_like_scores(",".join(probe.columns))
+
+    def detect_line(self, probe: Probe) -> bool:
+        return looks_like_scores(probe.first_line)
+
+    def line_problem(self, probe: Probe) -> str | None:
+        return wide_table_problem(probe.first_line)
+
+    def claim_folder(self, request: FolderRequest, forced: bool) -> Campaign | None:
+        folder = request.folder
+        cands = [p for p in folder.iterdir() if p.name.startswith("scores.") and is_data_file(p)]
+        has_gold = any(p.name == "gold" or p.name.startswith("gold.") for p in folder.iterdir())
+        if has_gold and not forced:
+            return None
+        if len(cands) > 1:
+            raise CampaignFormatError(
+                folder, f"several score tables: {', '.join(p.name for p in cands)}; keep one")
+        if not cands:
+            if forced:
+                raise CampaignFormatError(folder, "format = \"scores\" but no scores.<ext> file "
+                                          "(a score table system, topic, metric, value)")
+            return None
+        return load_score_campaign(cands[0], name=request.name, testbeds=request.testbed_rule())
+
+    def read_clustering(self, node: Node, encoding: str | None) -> RawClustering:
+        raise CampaignFormatError(node, "a score table is not a clustering "
+                                        "(give it as the campaign)")
+
+    def load_folder(self, request: FolderRequest, gold: Node) -> Campaign:
+        raise CampaignFormatError(gold, "the gold is a score table; give the file itself")
+
+    def load_file(self, node: Node, name: str | None, testbeds: TestbedRule) -> Campaign:
+        return load_score_campaign(node, name=name, testbeds=testbeds)
+
+
+FORMAT = _Scores()

@@ -23,11 +23,12 @@ import numpy as np
 
 from metrics.errors import CampaignFormatError
 from metrics.io.build import RawClustering
-from metrics.io.source import as_node
+from metrics.io.format_registry import CampaignFormat, Probe, encoding_kw
+from metrics.io.source import Node, as_node
 from metrics.io.text import read_text
 from metrics.model.validation import LoadNote
 
-__all__ = ["looks_like_semeval", "read_semeval"]
+__all__ = ["looks_like_semeval", "read_semeval", "FORMAT"]
 
 #: a SemEval target word: ``lemma.pos`` (``add.v``, ``access.n``, ``become.v``)
 _LEMMA_POS = re.compile(r"^[^\s.]+\.[a-z]$")
@@ -117,3 +118,17 @@ def read_semeval(path: object, encoding: str = "utf-8") -> RawClustering:
         line=np.asarray(line, dtype=np.int64),
         notes=notes,
     )
+
+
+class _Semeval(CampaignFormat):
+    """SemEval keys, recognised by the shape of their first line (asked last: the rule is the
+    loosest)."""
+
+    def detect_line(self, probe: Probe) -> bool:
+        return looks_like_semeval(probe.first_line)
+
+    def read_clustering(self, node: Node, encoding: str | None) -> RawClustering:
+        return read_semeval(node, **encoding_kw(encoding))
+
+
+FORMAT = _Semeval()

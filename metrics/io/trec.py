@@ -32,6 +32,7 @@ import pyarrow.compute as pc
 
 from metrics.errors import CampaignFormatError
 from metrics.io.build import default_testbed_rule, testbeds_from_rule
+from metrics.io.format_registry import CampaignFormat, FilesRequest, FolderRequest, Probe
 from metrics.io.source import as_node
 from metrics.io.text import strip_extensions
 from metrics.io.trec_text import POOL, TrecColumns, read_trec_columns
@@ -41,7 +42,7 @@ from metrics.model.validation import ClusteringReport, LoadNote
 
 __all__ = ["read_ranked_lists", "code_ranked_lists", "load_trec_folder", "load_trec_files",
            "looks_like_trec", "looks_like_commented_trec",
-           "is_trec_folder", "trec_run_name", "trec_files"]
+           "is_trec_folder", "trec_run_name", "trec_files", "FORMAT"]
 
 
 def looks_like_trec(first_line: str) -> str | None:
@@ -299,3 +300,25 @@ def load_trec_files(qrels: object, runs: list, name: str | None = None,
     qrels = as_node(qrels)
     return _build(qrels, [as_node(r) for r in runs], name or "trec", str(qrels), [],
                   testbed_rule)
+
+
+class _Trec(CampaignFormat):
+    """TREC qrels and runs: a folder ``qrels.*`` + ``runs/``, or files by their first line."""
+
+    def detect_line(self, probe: Probe) -> bool:
+        first = probe.first_line
+        return bool(looks_like_trec(first) or (first.lstrip().startswith("#")  # qrels or run
+                                               and looks_like_commented_trec(probe.node.head())))
+
+    def claim_folder(self, request: FolderRequest, forced: bool) -> Campaign | None:
+        if not (forced or is_trec_folder(request.folder)):
+            return None
+        return load_trec_folder(request.folder, name=request.name,
+                                testbed_rule=request.testbed_rule())
+
+    def load_files(self, request: FilesRequest) -> Campaign:
+        return load_trec_files(request.gold, request.runs, name=request.name,
+                               testbed_rule=request.testbed_rule)
+
+
+FORMAT = _Trec()

@@ -25,11 +25,12 @@ import numpy as np
 
 from metrics.errors import CampaignFormatError
 from metrics.io.build import RawClustering
+from metrics.io.format_registry import CampaignFormat, Probe
 from metrics.io.source import Node, as_node
 from metrics.io.text import read_bytes
 from metrics.model.validation import LoadNote
 
-__all__ = ["read_weps", "weps_files", "weps_topic"]
+__all__ = ["read_weps", "weps_files", "weps_topic", "FORMAT"]
 
 _SUFFIXES = (".clust.xml.gz", ".clust.xml", ".xml.gz", ".xml")
 
@@ -238,3 +239,28 @@ def read_weps(folder: object) -> RawClustering:
         notes=notes,
         empty_clusters=empty,
     )
+
+
+def _is_weps_folder(node: Node) -> bool:
+    return any(c.name.lower().endswith((".xml", ".xml.gz")) for c in node.iterdir())
+
+
+class _Weps(CampaignFormat):
+    """WePS XML: a folder of ``*.xml`` files, or one such file."""
+
+    def detect_path(self, probe: Probe) -> bool:
+        if probe.is_dir:
+            return _is_weps_folder(probe.node)
+        return probe.name.endswith((".xml", ".xml.gz"))
+
+    def folder_problem(self, folder: Node) -> str | None:
+        if not any(c.name.startswith("gold") for c in folder.iterdir()) \
+                and _is_weps_folder(folder):
+            return "a WePS campaign folder needs gold/ and runs/<system>/ sub-folders"
+        return None
+
+    def read_clustering(self, node: Node, encoding: str | None) -> RawClustering:
+        return read_weps(node)
+
+
+FORMAT = _Weps()

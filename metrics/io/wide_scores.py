@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.errors import CampaignFormatError
+from metrics.io.format_registry import CampaignFormat, Probe, TestbedRule
 from metrics.io.parquet import number_column, read_parquet, text_column
 from metrics.io.scoretable import campaign_from_score_table
 from metrics.io.source import Node, as_node
@@ -37,7 +38,7 @@ from metrics.model.campaign import Campaign
 from metrics.model.validation import LoadNote
 
 __all__ = ["SYSTEM_COLUMNS", "TOPIC_COLUMNS", "JSON_LINES", "looks_like_wide", "is_json_lines",
-           "read_wide_scores", "load_wide_campaign"]
+           "read_wide_scores", "load_wide_campaign", "FORMAT"]
 
 #: Names of the system column, in order of preference.
 SYSTEM_COLUMNS: tuple[str, ...] = ("system", "model", "run")
@@ -212,3 +213,21 @@ def load_wide_campaign(
     reported like a long score table (:func:`metrics.io.scoretable.campaign_from_score_table`)."""
     node = as_node(path)
     return campaign_from_score_table(read_wide_scores(node), node, name=name, testbeds=testbeds)
+
+
+class _Wide(CampaignFormat):
+    """A wide score table: JSON lines or Parquet by name and columns, CSV/TSV by header."""
+
+    def detect_path(self, probe: Probe) -> bool:
+        if probe.is_parquet_file():
+            return looks_like_wide(probe.columns)
+        return not probe.is_dir and is_json_lines(probe.node)
+
+    def detect_line(self, probe: Probe) -> bool:
+        return looks_like_wide(probe.first_line)
+
+    def load_file(self, node: Node, name: str | None, testbeds: TestbedRule) -> Campaign:
+        return load_wide_campaign(node, name=name, testbeds=testbeds)
+
+
+FORMAT = _Wide()

@@ -18,9 +18,15 @@ A filtering campaign (:class:`FilteringView`) comes here from a campaign's outpu
 Per (system, topic) the confusion counts TP, FP, FN, TN give every measure of
 :mod:`metrics.measures.organisation.filtering` (``docs/meta-evaluation.md`` §2); R*S is
 ``rs_f``, the F_0.5 of Reliability and Sensitivity, which on a filtering output equal their
-closed forms (a property test checks this against the general organisation measures).
-:func:`filtering_scores` is the one place the scores are made: when the filtering measures are
-campaign metrics, it becomes a call to :func:`metrics.measures.scoring.evaluate`.
+closed forms (a property test checks this against the general organisation measures). The
+counts are made by the routine of the filtering metrics' provider
+(:func:`~metrics.measures.organisation.filtering.level_mask`,
+:func:`~metrics.measures.organisation.filtering.output_counts`) and the measures by the same
+closed forms (:data:`~metrics.measures.organisation.filtering.FILTERING_MEASURES`), so that
+``evaluate(campaign, "accuracy,filtering_f,utility,lam")`` on a filtering campaign gives this
+table's numbers (a test compares them). R*S keeps its closed form: Reliability and
+Sensitivity of the general organisation route may differ from it in the last digit, which would
+break the ties the table's rankings depend on.
 """
 
 from __future__ import annotations
@@ -34,9 +40,10 @@ import pandas as pd
 from metrics.errors import UnanimityError
 from metrics.measures.organisation.filtering import (
     FILTERING_DIRECTIONS,
-    FILTERING_MEASURES,
     FilteringCounts,
-    filtering_counts,
+    level_mask,
+    output_counts,
+    score_filtering,
 )
 from metrics.meta.meta_evaluation import MetaEvaluation, meta_evaluate
 from metrics.meta.readings import DEFAULT_ACCEPT_TOP, DEFAULT_RELEVANT_GRADE, DEFAULT_TOPS
@@ -107,32 +114,28 @@ def filtering_view(campaign: Campaign, accept_top: int = DEFAULT_ACCEPT_TOP,
                              f"outputs; {campaign.name!r} is neither")
     gold = campaign.gold_membership
     n_items, n_t = campaign.n_items, campaign.n_topics
-    relevant = np.zeros(n_items, dtype=bool)
-    documents = np.zeros(n_items, dtype=bool)
-    documents[gold.item] = True
+    top = 1
     if campaign.tail:
         if accept_top < 1:
             raise UnanimityError(f"--accept-top must be a whole number >= 1, got {accept_top}")
         if gold.weight is None:
             raise UnanimityError(f"{campaign.name!r}: the gold keeps no relevance grades")
+        top = accept_top
+        relevant = np.zeros(n_items, dtype=bool)
         relevant[gold.item[gold.weight >= relevant_grade]] = True
     else:
-        relevant[gold.item[gold.level == 1]] = True
-    accepted = {}
-    for system in campaign.runs:
-        run = campaign.runs[system]
-        level = run.level if run.level is not None else np.ones(run.n_rows, dtype=np.int32)
-        mask = np.zeros(n_items, dtype=bool)
-        mask[run.item[(level >= 1) & (level <= (accept_top if campaign.tail else 1))]] = True
-        accepted[system] = mask
-        if campaign.tail:
-            documents |= mask
+        relevant = level_mask(gold, n_items)
+    systems = list(campaign.runs)
+    accepted = [level_mask(campaign.runs[s], n_items, top) for s in systems]
+    documents = np.zeros(n_items, dtype=bool)
+    documents[gold.item] = True
+    if campaign.tail:  # the judged documents and every document some run accepts
+        documents |= np.logical_or.reduce(accepted, initial=False)
     docs = np.flatnonzero(documents)
-    topic = campaign.item_topic[docs]
-    counts = [filtering_counts(relevant[docs], accepted[s][docs], topic, n_t) for s in accepted]
-    stack = {f: np.vstack([getattr(c, f) for c in counts]) for f in ("tp", "fp", "fn", "tn")}
-    return FilteringView(systems=list(accepted), topics=[str(t) for t in campaign.topics],
-                         **stack, documents=np.bincount(topic, minlength=n_t),
+    counts = output_counts(relevant, accepted, campaign.item_topic, n_t, docs)
+    return FilteringView(systems=systems, topics=[str(t) for t in campaign.topics],
+                         tp=counts.tp, fp=counts.fp, fn=counts.fn, tn=counts.tn,
+                         documents=np.bincount(campaign.item_topic[docs], minlength=n_t),
                          accept_top=int(accept_top) if campaign.tail else None,
                          relevant_grade=int(relevant_grade) if campaign.tail else None)
 
@@ -143,12 +146,12 @@ def filtering_scores(view: FilteringView,
     :data:`TABLE7_MEASURES`) on every output of the view."""
     measures = dict(TABLE7_MEASURES if measures is None else measures)
     counts = FilteringCounts(tp=view.tp, fp=view.fp, fn=view.fn, tn=view.tn)
+    values = score_filtering(counts, list(dict.fromkeys(measures.values())))
     n_s, n_t = view.tp.shape
     frames = [pd.DataFrame({
         "system": np.repeat(np.asarray(view.systems, dtype=object), n_t),
         "topic": np.tile(np.asarray(view.topics, dtype=object), n_s),
-        "metric": label,
-        "value": np.asarray(FILTERING_MEASURES[name](counts), dtype=np.float64).reshape(-1)})
+        "metric": label, "value": values[name].reshape(-1)})
         for label, name in measures.items()]
     return pd.concat(frames, ignore_index=True)
 

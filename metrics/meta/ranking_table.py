@@ -10,7 +10,8 @@ and TREC runs, ``docs/meta-evaluation.md`` §4):
   (``ir_measures``, trec_eval's numbers; binary measures count grade >= 2 as relevant, as TREC DL
   does; nDCG@10 stands for the paper's DCG);
 * R*S = 1 / (0.5 / R + 0.5 / S) of the project's ``reliability(n=..,w=..)`` and
-  ``sensitivity(n=..,w=..)`` (:func:`metrics.comparison.combine.f_alpha`);
+  ``sensitivity(n=..,w=..)``: the composite metric ``rs_f(n=..,w=..)`` of the same
+  :func:`~metrics.measures.scoring.evaluate` call;
 * only the systems whose median number of ranked documents per judged topic is at least
   ``min_depth`` (:func:`run_depths`);
 * Robustness and Strictness of :func:`metrics.meta.meta_evaluation.meta_evaluate`, each measure
@@ -27,7 +28,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from metrics.comparison.combine import f_alpha
 from metrics.errors import UnanimityError
 from metrics.measures.organisation.ranked_lists import RankedMemberships
 from metrics.measures.registry import parse_metric
@@ -125,20 +125,14 @@ def run_depths(campaign: Campaign) -> pd.Series:
 
 def _scores(campaign: Campaign, systems: list[str], settings: Sequence[tuple[int, float]]
             ) -> pd.DataFrame:
-    """The IR measures and R*S of every setting, labelled as the table names them."""
-    rs_specs = [(n, str(parse_metric(f"reliability(n={n},w={w})")),
-                 str(parse_metric(f"sensitivity(n={n},w={w})"))) for n, w in settings]
-    names = list(IR_MEASURES.values()) + [m for _, r, s in rs_specs for m in (r, s)]
-    table = evaluate(campaign, names, systems=systems)
-    label = {str(parse_metric(m)): lab for lab, m in IR_MEASURES.items()}
-    frames = []
-    for n, r, s in rs_specs:  # evaluate orders rows by system then topic: R and S align
-        rv = table[table["metric"] == r].reset_index(drop=True)
-        sv = table.loc[table["metric"] == s, "value"].to_numpy()
-        f = np.asarray(f_alpha(rv["value"].to_numpy(), sv, 0.5), dtype=np.float64)
-        frames.append(rv.assign(metric=rs_label(n), value=f))
-    ir = table[table["metric"].isin(label)]
-    frames.append(ir.assign(metric=ir["metric"].map(label)))
+    """The IR measures and R*S of every setting (the composite metric ``rs_f(n=..,w=..)``),
+    labelled as the table names them, R*S first."""
+    rs = {str(parse_metric(f"rs_f(n={n},w={w})")): rs_label(n) for n, w in settings}
+    ir = {str(parse_metric(m)): lab for lab, m in IR_MEASURES.items()}
+    table = evaluate(campaign, list(IR_MEASURES.values()) + list(rs), systems=systems)
+    frames = [table[table["metric"] == m].assign(metric=lab) for m, lab in rs.items()]
+    part = table[table["metric"].isin(ir)]
+    frames.append(part.assign(metric=part["metric"].map(ir)))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -26,6 +26,9 @@ against its declared column kinds (:mod:`metrics.reports.table_input`); any othe
 :data:`~metrics.reports.bundle_manifest.READ_VERSIONS` is refused (rerun ``compare``). The
 fingerprint of an input folder is the SHA-256 over its files' relative paths and SHA-256s, in
 sorted order.
+
+(Size: a little over 400 lines: the writer, the checked reader and the :class:`Bundle` record
+with the reading interface of a live comparison belong to one file format.)
 """
 
 from __future__ import annotations
@@ -42,6 +45,9 @@ import numpy as np
 import pandas as pd
 
 from metrics import __version__
+from metrics.analyses.aggregation import AggregationRobustness
+from metrics.analyses.common import Correlation
+from metrics.comparison.profiles import profile_of
 from metrics.comparison.tie_ranking import ranking_from_comparison
 from metrics.errors import UnanimityError
 from metrics.io.source import Budget, Meter
@@ -59,8 +65,15 @@ from metrics.reports.bundle_manifest import (
     load_json,
 )
 from metrics.reports.bundle_members import MemberNode, read_member
+from metrics.reports.comparison_latex import comparison_latex
 from metrics.reports.latex import LATEX_TOP
 from metrics.reports.pair_report import pair_report
+from metrics.reports.stored_comparison import (
+    StoredRanking,
+    stored_aggregation,
+    stored_correlation,
+    stored_ranking,
+)
 from metrics.reports.table_input import read_csv_table, read_parquet_table
 from metrics.reports.table_output import column_kinds, table_files
 
@@ -152,6 +165,42 @@ class Bundle:
         :class:`metrics.reports.pair_report.PairReport`."""
 
         return pair_report(self, a, b)
+
+    # The rest of what a live CampaignComparison gives (metrics/reports/stored_comparison.py):
+    # pages and reports render a bundle with the code that renders a live comparison.
+    @property
+    def threshold_curve(self) -> pd.DataFrame:
+        return self.tables["threshold_curve"]
+
+    @property
+    def delta_f_vs_uir(self) -> Correlation:
+        return stored_correlation(self.tables["delta_f_vs_uir"],
+                                  self.json.get("summary", {}).get("delta_f_vs_uir_pearson_r"))
+
+    @property
+    def weakest_metric(self) -> Correlation:
+        return stored_correlation(self.tables["weakest_metric"],
+                                  self.json.get("summary", {}).get("weakest_metric_pearson_r"))
+
+    @property
+    def cross_testbed(self) -> pd.DataFrame | None:
+        return self.tables.get("cross_testbed")
+
+    def ranking(self) -> StoredRanking:
+        """The stored ranking with tie groups (``ranking_order.csv``, ``ranking_hasse.csv``)."""
+        p = self.parameters
+        return stored_ranking(self.tables, self.pairs, float(p["threshold"]),
+                              profile_of(p).strict_improved)
+
+    def aggregation(self) -> AggregationRobustness | None:
+        """The stored rankings under every aggregation rule (None when not written)."""
+        return stored_aggregation(self.tables)
+
+    def to_latex(self, max_pairs: int | None = 40, level: float = 0.05,
+                 top: int | None = LATEX_TOP, ranking: bool = True,
+                 files: tuple[str, str] = ("systems.csv", "ranking.csv")) -> str:
+        """:func:`metrics.reports.comparison_latex.comparison_latex` of the stored tables."""
+        return comparison_latex(self, max_pairs, level, top, ranking, files)
 
 
 def write_bundle(

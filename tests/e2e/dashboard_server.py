@@ -18,6 +18,28 @@ OUT = Path(os.environ.get("UNANIMITY_TEST_OUTPUT", "test-output")) / "screenshot
 #: The two screen sizes of every screenshot: a laptop and a projector.
 SIZES = [(1400, 900), (1024, 768)]
 
+#: what a reader would scroll sideways: an element of the main area that scrolls and is wider
+#: than its box, and a data grid (its scroller) or HTML table wider than its box
+SIDEWAYS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const say = (e, sc) => `${e.getAttribute('data-testid') || e.tagName}: ${sc.scrollWidth} px `
+    + `in ${sc.clientWidth} px (${(e.innerText || '').slice(0, 40)})`;
+  const out = Array.from(main.querySelectorAll('*'))
+    .filter(e => e.scrollWidth > e.clientWidth + 2
+            && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
+            && e.getBoundingClientRect().width > 0)
+    .map(e => say(e, e));
+  main.querySelectorAll('[data-testid="stDataFrame"], [data-testid="stTable"], table')
+    .forEach((el) => {
+      if (el.closest('[data-testid="stDataFrame"]') && el.tagName === 'TABLE') return;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) return;
+      const sc = el.querySelector('.dvn-scroller') || el.parentElement;
+      if (sc.scrollWidth > sc.clientWidth + 1) out.push(say(el, sc));
+    });
+  return Array.from(new Set(out));
+}"""
+
 
 def free_port() -> int:
     """``$UNANIMITY_E2E_PORT`` when set, else a free localhost port."""

@@ -19,9 +19,11 @@ import json
 import shutil
 import zipfile
 
-from dashboard_server import OUT, dashboard_server, free_port, unanimity  # noqa: E402
+from dashboard_server import OUT, SIDEWAYS, dashboard_server, free_port, unanimity  # noqa: E402
 from dashboard_server import ready as _ready  # noqa: E402
 from dashboard_server import screenshots as _shots  # noqa: E402
+
+from metrics.reports.latex import latex_escape  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,8 +72,9 @@ def test_bundle_leaderboard_equals_the_csv(page, server, bundle):
     _shots(page, "bundle_hasse")
 
 
-@pytest.mark.parametrize("path, title", [("compare", "Pairs"), ("uir", "UIR analysis"),
-                                         ("papers", "Papers' tables"), ("data", "Data")])
+@pytest.mark.parametrize("path, title", [("compare", "Compare two systems"),
+                                         ("uir", "UIR analysis"), ("papers", "Papers' tables"),
+                                         ("export", "Export"), ("data", "Data")])
 def test_bundle_pages(page, server, bundle, path, title):
     page.goto(f"{server}/{path}?bundle=cli-bundle")
     _ready(page, title)
@@ -138,3 +141,53 @@ def test_zipped_bundle_uploaded_in_the_browser(page, server, bundle, tmp_path):
     card = page.locator("[data-testid='stMetric']").filter(has_text="Best F").first
     assert card.locator("[data-testid='stMetricValue']").inner_text().strip() == \
         f"{best['f_alpha']:.3f}"
+
+
+#: (url path, heading) of every page a bundle serves.
+BUNDLE_PAGES = [("", "Leaderboard"), ("compare", "Compare two systems"), ("uir", "UIR analysis"),
+                ("papers", "Papers' tables"), ("check", "Check reported"), ("export", "Export"),
+                ("data", "Data")]
+
+
+def test_no_bundle_table_scrolls_sideways_at_1024(browser, server):
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768})
+    pg = ctx.new_page()
+    pg.set_default_timeout(120_000)
+    wide = {}
+    try:
+        for path, title in BUNDLE_PAGES:
+            pg.goto(f"{server}/{path}?bundle=cli-bundle")
+            _ready(pg, title)
+            over = pg.evaluate(SIDEWAYS)
+            if over:
+                wide[path or "leaderboard"] = over
+    finally:
+        ctx.close()
+    assert not wide, wide
+
+
+def test_bundle_export_downloads_the_report_and_latex(browser, server, bundle):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(120_000)
+    try:
+        pg.goto(f"{server}/export?bundle=cli-bundle")
+        _ready(pg, "Export")
+        _shots(pg, "bundle_export_page")
+        with pg.expect_download() as dl:
+            pg.get_by_role("button", name="LaTeX tables (.tex)").click()
+        tex = Path(dl.value.path()).read_text(encoding="utf-8")
+        systems = pd.read_csv(bundle / "systems.csv").sort_values("rank", kind="stable")
+        assert r"\begin{tabular}" in tex and "Ranking with tie groups" in tex
+        best = latex_escape(systems["system"].iloc[0])  # "HAC_60%": names stay escaped
+        assert f"1 & {best} & {systems['f_alpha'].iloc[0]:.3f}" in tex
+        pg.get_by_role("button", name="Build the HTML report").click()
+        pg.get_by_role("button", name="Download the report (HTML)").wait_for()
+        with pg.expect_download() as dl:
+            pg.get_by_role("button", name="Download the report (HTML)").click()
+        html = Path(dl.value.path()).read_text(encoding="utf-8")
+        assert "<h2>Ranking with tie groups</h2>" in html and "plotly" in html
+        assert "per-topic scores" in html
+        assert pg.locator("[data-testid='stException']").count() == 0
+    finally:
+        ctx.close()

@@ -137,3 +137,42 @@ def test_all_figures_in_one_zip(projector, small, tmp_path):
         assert all(zf.read(n)[:8] == b"\x89PNG\r\n\x1a\n" for n in pngs)
         assert all(b"<svg" in zf.read(n)[:400] for n in svgs)
     assert all(n.isascii() for n in names)
+
+
+@pytest.mark.parametrize("path, title", [("", "Leaderboard"), ("compare", "Compare two systems"),
+                                         ("uir", "UIR analysis")])
+def test_each_page_zips_its_own_figures(browser, small, tmp_path, path, title):
+    """The sidebar's "All N figures of this page": N is the number of charts the page drew, the
+    zip holds each of them as PNG and SVG (the page's own, named after it); a page without
+    charts has no such button."""
+    import zipfile  # noqa: PLC0415 - this test only
+
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+    pg = ctx.new_page()  # the sidebar open (at 1024 px it starts collapsed)
+    pg.set_default_timeout(120_000)
+    pg.goto(f"{small}/{path}")
+    ready(pg, title)
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stMain\"] "
+                         "[data-testid=\"stSkeleton\"]')", timeout=120_000)
+    n_charts = pg.locator("[data-testid='stMain'] [data-testid='stPlotlyChart']").count()
+    assert n_charts >= 1
+    button = pg.locator("[data-testid='stSidebar'] .st-key-dl_page_figures").get_by_role(
+        "button", name=f"All {n_charts} figures of this page")
+    button.wait_for(timeout=30_000)  # the page may rerun once (its address is written back)
+    with pg.expect_download(timeout=180_000) as dl:
+        button.click()
+    assert dl.value.suggested_filename == f"unanimity_{path or 'ranking'}_figures.zip"
+    zpath = tmp_path / "page.zip"
+    dl.value.save_as(zpath)
+    with zipfile.ZipFile(zpath) as zf:
+        names = zf.namelist()
+        pngs = sorted(n for n in names if n.endswith(".png"))
+        svgs = sorted(n for n in names if n.endswith(".svg"))
+        assert len(pngs) == len(svgs) == n_charts == len(names) // 2
+        assert [n[:-4] for n in pngs] == [n[:-4] for n in svgs]
+        assert all(zf.read(n)[:8] == b"\x89PNG\r\n\x1a\n" for n in pngs)
+        assert all(b"<svg" in zf.read(n)[:400] for n in svgs)
+    pg.goto(f"{small}/data")
+    ready(pg, "Data")
+    assert pg.locator(".st-key-dl_page_figures").count() == 0
+    ctx.close()

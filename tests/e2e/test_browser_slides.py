@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: shared score tables
-from dashboard_server import OUT, dashboard_server, free_port  # noqa: E402
+from dashboard_server import OUT, SIDEWAYS, dashboard_server, free_port  # noqa: E402
 from score_examples import random_score_table  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -34,28 +34,6 @@ pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium at {CHROMIUM}"),
 ]
-
-#: what a reader would scroll sideways: an element of the main area that scrolls and is wider
-#: than its box, and a data grid (its scroller) or HTML table wider than its box
-_SIDEWAYS = """() => {
-  const main = document.querySelector('[data-testid="stMain"]');
-  const say = (e, sc) => `${e.getAttribute('data-testid') || e.tagName}: ${sc.scrollWidth} px `
-    + `in ${sc.clientWidth} px (${(e.innerText || '').slice(0, 40)})`;
-  const out = Array.from(main.querySelectorAll('*'))
-    .filter(e => e.scrollWidth > e.clientWidth + 2
-            && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
-            && e.getBoundingClientRect().width > 0)
-    .map(e => say(e, e));
-  main.querySelectorAll('[data-testid="stDataFrame"], [data-testid="stTable"], table')
-    .forEach((el) => {
-      if (el.closest('[data-testid="stDataFrame"]') && el.tagName === 'TABLE') return;
-      const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) return;
-      const sc = el.querySelector('.dvn-scroller') || el.parentElement;
-      if (sc.scrollWidth > sc.clientWidth + 1) out.push(say(el, sc));
-    });
-  return Array.from(new Set(out));
-}"""
 
 #: the addresses (path and query) of the pages in the top navigation
 _NAV = """() => Array.from(document.querySelectorAll('[data-testid="stTopNavLink"]'))
@@ -156,7 +134,7 @@ def test_every_page_on_a_1024_slide(projector, server):
         found = []
         if pg.locator("[data-testid='stException']").count():
             found.append("exception: " + main.inner_text()[:300])
-        found += pg.evaluate(_SIDEWAYS)
+        found += pg.evaluate(SIDEWAYS)
         if found:
             problems[path or "leaderboard"] = found
         _tall_screenshot(pg, OUT / f"slides_{server['name']}_{path or 'leaderboard'}.png")

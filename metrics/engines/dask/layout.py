@@ -2,9 +2,11 @@
 
 A campaign for the Dask engine is a folder with ``gold.parquet`` and either ``runs/`` (one
 ``<system>.parquet`` per system, or tables with a ``system`` column) or ``runs.parquet`` with a
-``system`` column. Each ``.parquet`` may be one file or a folder of part files (a partitioned
-dataset, as Spark, DuckDB or Dask write them). Columns ``topic, item, cluster[, system]``
-(any letter case; ``weight`` is allowed and not used).
+``system`` column, found by the in-memory loader's own layout code (:mod:`metrics.io.folders`)
+and format detection (:mod:`metrics.io.format_registry`). Each ``.parquet`` may be one file
+or a folder of part files (a partitioned dataset, as Spark, DuckDB or Dask write them).
+Columns ``topic, item, cluster[, system]`` (any letter case; ``weight`` is allowed and not
+used).
 """
 
 from __future__ import annotations
@@ -17,10 +19,15 @@ import pyarrow.dataset as ds
 
 from metrics.errors import CampaignFormatError
 from metrics.io.build import RawClustering, build_campaign, split_by_system
+from metrics.io.folders import find_gold, find_runs
+from metrics.io.load import detect_format
+from metrics.io.source import FsNode, Node, as_node
 
 __all__ = ["Table", "CampaignLayout", "find_layout", "load_in_memory", "LONG_COLUMNS"]
 
 LONG_COLUMNS = ("topic", "item", "cluster")
+NO_GOLD_PARQUET = ("no gold.parquet (a file or a folder of part files): the Dask engine reads "
+                   "Parquet long tables")
 
 
 @dataclass(frozen=True)
@@ -81,12 +88,20 @@ def read_table_info(path: Path, system: str | None = None) -> Table:
                  system=None if "system" in columns else system)
 
 
-def _is_parquet(p: Path) -> bool:
-    return not p.name.startswith(".") and p.name.lower().endswith(".parquet")
+def _parquet_table(node: Node, role: str) -> Path:
+    """The path of a Parquet long table the in-memory loader's detection names ``long``."""
+    fmt = detect_format(node) if node.name.lower().endswith(".parquet") else None
+    if fmt != "long" or not isinstance(node, FsNode):
+        what = f"a {fmt} table" if fmt else "not Parquet"
+        raise CampaignFormatError(node, f"the {role} is {what}: the Dask engine reads Parquet "
+                                  "long tables (topic, item, cluster[, system])")
+    return node.path
 
 
 def find_layout(root: str | Path) -> CampaignLayout:
-    """The gold and run tables of a campaign folder.
+    """The gold and run tables of a campaign folder, found as the in-memory loader finds them
+    (:func:`metrics.io.folders.find_gold`, :func:`~metrics.io.folders.find_runs`,
+    :func:`metrics.io.load.detect_format`), every one a Parquet long table.
 
     Raises
     ------
@@ -98,18 +113,12 @@ def find_layout(root: str | Path) -> CampaignLayout:
     if not root.is_dir():
         raise CampaignFormatError(root, "the Dask engine reads a campaign folder of Parquet "
                                   "long tables (gold.parquet and runs/ or runs.parquet)")
-    gold_path = root / "gold.parquet"
-    if not gold_path.exists():
-        raise CampaignFormatError(root, "no gold.parquet (a file or a folder of part files): "
-                                  "the Dask engine reads Parquet long tables")
+    folder = as_node(root)
+    gold_path = _parquet_table(find_gold(folder, NO_GOLD_PARQUET), "gold")
     gold = read_table_info(gold_path)
     if gold.has_system:
         raise CampaignFormatError(gold_path, "the gold has a system column; remove it")
-    paths = []
-    if (root / "runs").is_dir():
-        paths += sorted(p for p in (root / "runs").iterdir() if _is_parquet(p))
-    if (root / "runs.parquet").exists():
-        paths.append(root / "runs.parquet")
+    paths = [_parquet_table(n, "run") for n in find_runs(folder, [])]
     if not paths:
         raise CampaignFormatError(root, "no runs: expected runs/<system>.parquet or "
                                   "runs.parquet with a system column")

@@ -46,6 +46,8 @@ from metrics.comparison.van_rijsbergen import f_alpha
 __all__ = [
     "FilteringCounts",
     "filtering_counts",
+    "level_mask",
+    "output_counts",
     "accuracy",
     "precision",
     "recall",
@@ -103,6 +105,44 @@ def filtering_counts(relevant, accepted, topic=None,
     cell = top * 4 + rel * 2 + acc  # (rel, acc): (1,1) TP, (0,1) FP, (1,0) FN, (0,0) TN
     c = np.bincount(cell, minlength=4 * k).reshape(k, 4).astype(np.float64)
     return FilteringCounts(tp=c[:, 3], fp=c[:, 1], fn=c[:, 2], tn=c[:, 0])
+
+
+def level_mask(output, n_items: int, top: int = 1) -> np.ndarray:
+    """Boolean mask over a campaign's items: on the levels 1 .. ``top`` of ``output`` (a
+    :class:`~metrics.model.campaign.Membership`; one without levels is all on level 1).
+
+    On a filtering output, level 1 is accepted (in the gold: relevant); on a ranking, the first
+    ``top`` levels are its top ``top`` documents.
+    """
+    mask = np.zeros(n_items, dtype=bool)
+    level = np.ones(output.n_rows, dtype=np.int64) if output.level is None else output.level
+    mask[output.item[(level >= 1) & (level <= top)]] = True
+    return mask
+
+
+def output_counts(relevant: np.ndarray, accepted: Sequence[np.ndarray], item_topic: np.ndarray,
+                  n_topics: int, documents: np.ndarray | None = None) -> FilteringCounts:
+    """Confusion counts of several outputs over the same documents, shape (outputs, topics).
+
+    Parameters
+    ----------
+    relevant : ndarray of bool, shape (n_items,)
+        Gold relevance of every item.
+    accepted : sequence of ndarray of bool, shape (n_items,)
+        Each output's decision on every item (:func:`level_mask`).
+    item_topic : ndarray of int, shape (n_items,)
+    n_topics : int
+    documents : ndarray of int, optional
+        The items counted (default: all).
+    """
+    docs = np.arange(relevant.size) if documents is None else np.asarray(documents)
+    topic = item_topic[docs]
+    counts = [filtering_counts(relevant[docs], acc[docs], topic, n_topics) for acc in accepted]
+    if not counts:
+        empty = np.zeros((0, n_topics))
+        return FilteringCounts(empty, empty, empty, empty)
+    return FilteringCounts(*(np.vstack([getattr(c, f) for c in counts])
+                             for f in ("tp", "fp", "fn", "tn")))
 
 
 def _ratio(num, den, zero_division: float) -> np.ndarray:
@@ -182,7 +222,7 @@ def rs_f(c: FilteringCounts, alpha: float = 0.5) -> np.ndarray:
 
 
 #: name -> function of the counts, in the order the paper lists them (then R, S, R*S).
-FILTERING_MEASURES: dict[str, Callable[[FilteringCounts], np.ndarray]] = {
+FILTERING_MEASURES: dict[str, Callable[..., np.ndarray]] = {
     "accuracy": accuracy,
     "precision": precision,
     "recall": recall,

@@ -26,7 +26,7 @@ A document the run does not list counts as rejected (a missing item under ``pena
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from metrics.measures.organisation import filtering
 from metrics.measures.provider import MetricInfo, MetricSpec, Provider, positive
 from metrics.model.campaign_kinds import CampaignKind
 
-__all__ = ["FilteringProvider"]
+__all__ = ["FilteringProvider", "FORMULAS", "score_counts"]
 
 _T11 = "Robertson, Soboroff. The TREC 2002 filtering track report. TREC 2002"
 _LAM = "Cormack, Lynam. TREC 2005 spam track overview. TREC 2005"
@@ -45,17 +45,20 @@ _UTILITY_CHECKS = {"a": (positive, "a must be a positive number"),
                    "b": (lambda v: v >= 0 and math.isfinite(v), "b must be a number >= 0")}
 
 
-#: metric name -> its closed form over the counts (parameters as keywords)
-_MEASURES: dict[str, Callable[..., np.ndarray]] = {
-    "accuracy": lambda c: filtering.accuracy(c),
-    "filtering_precision": lambda c: filtering.precision(c),
-    "filtering_recall": lambda c: filtering.recall(c),
-    "filtering_f": lambda c, alpha: filtering.f_measure(c, alpha=alpha),
-    "utility": lambda c, a, b: filtering.utility(c, a=a, b=b),
-    "scaled_utility": lambda c, a, b, min_nu: filtering.scaled_utility(c, a=a, b=b,
-                                                                       min_nu=min_nu),
-    "lam": lambda c: filtering.lam(c),
-}
+#: metric name -> its closed form in
+#: :data:`~metrics.measures.organisation.filtering.FILTERING_MEASURES`
+#: (called with the metric's parameters as keywords)
+FORMULAS: dict[str, str] = {"accuracy": "accuracy", "filtering_precision": "precision",
+                            "filtering_recall": "recall", "filtering_f": "f_measure",
+                            "utility": "utility", "scaled_utility": "scaled_utility", "lam": "lam"}
+
+
+def score_counts(counts: filtering.FilteringCounts, specs: Sequence[MetricSpec]
+                 ) -> dict[str, np.ndarray]:
+    """Every metric of ``specs`` on the confusion counts (any shape): the provider's one
+    computation, shared with the R&S paper's Table 7 (:mod:`metrics.meta.filtering_table`)."""
+    return {str(s): np.asarray(filtering.FILTERING_MEASURES[FORMULAS[s.name]](counts, **s.params),
+                               dtype=np.float64) for s in specs}
 
 
 class FilteringProvider(Provider):
@@ -97,24 +100,12 @@ class FilteringProvider(Provider):
 
     def score(self, campaign, specs: Sequence[MetricSpec], systems: Sequence[str],
               missing: str = "penalize") -> dict[str, np.ndarray]:
-        gold = campaign.gold_membership
-        relevant = _on_level_one(gold, campaign.n_items)
-        out = {str(s): np.empty((len(systems), campaign.n_topics)) for s in specs}
-        for si, system in enumerate(systems):  # a loop over systems; documents vectorised
-            if missing == "error":
+        if missing == "error":
+            for system in systems:
                 campaign.aligned(system, "error")  # refuses a run that misses a document
-            accepted = _on_level_one(campaign.runs[system], campaign.n_items)
-            counts = filtering.filtering_counts(relevant, accepted, campaign.item_topic,
-                                                campaign.n_topics)
-            for s in specs:
-                out[str(s)][si] = _MEASURES[s.name](counts, **s.params)
-        return out
-
-
-def _on_level_one(m, n_items: int) -> np.ndarray:
-    """Boolean mask over the campaign's items: on level 1 of the output ``m``."""
-    mask = np.zeros(n_items, dtype=bool)
-    level = np.ones(m.n_rows, dtype=np.int64) if m.level is None else m.level
-    mask[m.item[level == 1]] = True
-    return mask
-
+        n = campaign.n_items
+        counts = filtering.output_counts(
+            filtering.level_mask(campaign.gold_membership, n),
+            [filtering.level_mask(campaign.runs[system], n) for system in systems],
+            campaign.item_topic, campaign.n_topics)
+        return score_counts(counts, specs)

@@ -14,11 +14,12 @@ set reading of h(B_i) (Reichart, Abend and Rappoport 2010, §4.1): IM_i = Σ_{c 
   binary s_ih picks |h(B_i)| = h (1 ≤ h ≤ min(|B_i|, n)) and IM_i is split into parts IM_ih ≤
   min(h, |A_i|) s_ih, each weighted 2 / (|A_i| + h): linear, and exact at integral points.
 * **MicroC F** = Σ_c 2 U_c I_c / (U_c + |c|) / N* with U_c = |z_c| (types reaching c),
-  I_c = |z_c ∩ c| and N* = Σ_c U_c. With r_c = I_c / (U_c + |c|), 2 U_c I_c / (U_c + |c|) =
-  2 I_c - 2 |c| r_c, and the constraint r_c (U_c + |c|) ≥ I_c is linear once U_c is written in
-  binary (U_c = Σ_b 2^b β_cb) and each product r_c β_cb is replaced by z_cb with the exact
-  McCormick inequalities of a product of a binary and a bounded variable. N* is constant when
-  every type has one cluster; otherwise Dinkelbach's method handles the ratio.
+  I_c = |z_c ∩ c| and N* = Σ_c U_c: :mod:`metrics.measures.typelevel.microc_program` adds
+  its variables and rows (products q_c · x_kc, exact at integral x; with a zero time limit the
+  quicker, looser bound of U_c in binary digits). N* is constant when every type has one
+  cluster; otherwise Dinkelbach's method handles the ratio. The search adds a cutoff row: only
+  mappings better than the best one by EXACT_TOL / 2 are feasible, so an infeasible program
+  proves the best one exact (HiGHS does not take a starting mapping).
 
 The start (hill climbing) gives the first λ. ``solve`` returns the best mapping seen and a
 proven upper bound on the optimum: the solver's dual bound, turned into a bound on the ratio
@@ -39,7 +40,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import coo_matrix
+from scipy.sparse import coo_matrix, csr_matrix, vstack
+
+from metrics.measures.typelevel.microc_program import add_binary_digits, add_products
 
 __all__ = ["Solved", "solve", "EXACT_TOL", "MAX_NONZEROS"]
 
@@ -50,6 +53,10 @@ EXACT_TOL = 1e-6
 MAX_NONZEROS = 5_000_000
 #: Seconds allowed to the LP relaxation alone (a time limit of 0).
 _LP_SECONDS = 10.0
+#: ``scipy.optimize.milp``'s status of an infeasible program.
+_INFEASIBLE = 2
+#: Its statuses of a program solved, stopped at its time limit, or proven infeasible.
+_SOLVED = (0, 1, 2)
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,7 @@ class _Model:
     """The integer program of one measure: variables, rows, and the score as
     (num · v + num0) / (den · v + den0)."""
 
-    def __init__(self, t, measure: str) -> None:
+    def __init__(self, t, measure: str, quick: bool = False) -> None:
         e = t.e
         m, n = e.n_clusters, e.n_classes
         self.m, self.n = m, n
@@ -172,10 +179,10 @@ class _Model:
             self.num = np.zeros(nx + ny)
             self.den = np.concatenate((np.zeros(nx), y_1))
             self.den0 = float(self.n_mono)
-            self._microc_parts(t, ksize, w, g_a)
+            (add_binary_digits if quick else add_products)(self, t, ksize, w, g_a)
         self.den_min = self.den0 + float(self.mult.sum())  # every type reaches >= 1 class
 
-    def _new_vars(self, count: int, lb, ub, integer: bool) -> np.ndarray:
+    def new_vars(self, count: int, lb, ub, integer: bool) -> np.ndarray:
         idx = np.arange(self.n_vars, self.n_vars + count)
         self.n_vars += count
         self.integrality.append(np.full(count, 1.0 if integer else 0.0))
@@ -192,9 +199,9 @@ class _Model:
         h_max = np.minimum(g_b.sum(axis=1), n)
         gj = np.repeat(np.arange(h_max.size), h_max)  # one (group, h) per part
         h = np.arange(gj.size) - np.repeat(np.cumsum(h_max) - h_max, h_max) + 1
-        s = self._new_vars(gj.size, 0.0, 1.0, True)
+        s = self.new_vars(gj.size, 0.0, 1.0, True)
         cap = np.minimum(h, a_size[gj]).astype(float)
-        part = self._new_vars(gj.size, 0.0, cap, False)
+        part = self.new_vars(gj.size, 0.0, cap, False)
         self.num[part] = self.mult[gj] * 2.0 / (a_size[gj] + h)
         n_g = h_max.size
         lp.add(gj, s, 1.0, 1.0, 1.0, n_g)  # one value of |h(B_j)|
@@ -208,49 +215,6 @@ class _Model:
         rr = np.arange(part.size)
         lp.add(np.concatenate((rr, rr)), np.concatenate((part, s)),  # IM_jh <= cap s_jh
                np.concatenate((np.ones(rr.size), -cap)), -np.inf, 0.0, rr.size)
-
-    def _microc_parts(self, t, ksize: np.ndarray, w: np.ndarray, g_a: np.ndarray) -> None:
-        """r_c, β_cb and z_cb = r_c β_cb per class (module docstring)."""
-        m, n, nx, lp = self.m, self.n, self.nx, self.lp
-        size = t.class_size.astype(float)
-        u_max = self.n_mono + int(self.mult.sum())
-        bits = max(1, int(u_max).bit_length())
-        r = self._new_vars(n, 0.0, 0.5, False)
-        beta = self._new_vars(n * bits, 0.0, 1.0, True)
-        z = self._new_vars(n * bits, 0.0, 0.5, False)
-        n_g = g_a.shape[0]
-        cls = np.arange(n)
-        x_idx = (np.arange(m)[:, None] * n + cls[None, :]).T  # (n, m)
-        y_idx = (nx + np.arange(n_g)[:, None] * n + cls[None, :]).T  # (n, n_g)
-        pw = 2.0 ** np.arange(bits)
-        b_idx = beta.reshape(n, bits)
-        z_idx = z.reshape(n, bits)
-        # U_c = Σ_b 2^b β_cb
-        cols = np.concatenate((b_idx, x_idx, y_idx), axis=1)
-        vals = np.concatenate((np.tile(pw, (n, 1)), -np.tile(ksize, (n, 1)),
-                               -np.tile(self.mult, (n, 1))), axis=1)
-        lp.add(np.repeat(cls, cols.shape[1]), cols.reshape(-1), vals.reshape(-1), 0.0, 0.0, n)
-        # Σ_b 2^b z_cb + |c| r_c - I_c >= 0
-        ya = (g_a.T * self.mult[None, :])  # (n, n_g) weight of y_jc in I_c
-        cols = np.concatenate((z_idx, r[:, None], x_idx, y_idx), axis=1)
-        vals = np.concatenate((np.tile(pw, (n, 1)), size[:, None], -w.T, -ya), axis=1)
-        lp.add(np.repeat(cls, cols.shape[1]), cols.reshape(-1), vals.reshape(-1), 0.0, np.inf, n)
-        rc = np.repeat(r, bits)
-        rr = np.arange(n * bits)
-        two = np.concatenate((rr, rr))
-        lp.add(two, np.concatenate((z, rc)), np.concatenate((np.ones(rr.size), -np.ones(rr.size))),
-               -np.inf, 0.0, rr.size)  # z <= r
-        lp.add(two, np.concatenate((z, beta)), np.concatenate((np.ones(rr.size),
-                                                               np.full(rr.size, -0.5))),
-               -np.inf, 0.0, rr.size)  # z <= β / 2
-        three = np.concatenate((rr, rr, rr))
-        lp.add(three, np.concatenate((z, rc, beta)),
-               np.concatenate((np.ones(rr.size), -np.ones(rr.size), np.full(rr.size, -0.5))),
-               -0.5, np.inf, rr.size)  # z >= r - (1 - β) / 2
-        # score numerator: Σ_c 2 I_c - 2 |c| r_c
-        self.num[:nx] += 2 * w.reshape(-1)
-        self.num[nx:nx + n_g * n] += 2 * ya.T.reshape(-1)
-        self.num[r] = -2 * size
 
     def arrays(self):
         a, lo, hi = self.lp.matrix(self.n_vars)
@@ -303,14 +267,24 @@ def _milp(c: np.ndarray, arrays, time_limit: float, relax: bool = False):
                     options=options)
 
 
+def _with_row(arrays, c: np.ndarray, level: float):
+    """``arrays`` with the row c·v >= level (a cutoff: only mappings better than a level)."""
+    a, lo, hi, integrality, lb, ub = arrays
+    return (vstack((a, csr_matrix(c[None, :]))).tocsr(), np.append(lo, level),
+            np.append(hi, np.inf), integrality, lb, ub)
+
+
 def _upper(res, c: np.ndarray, arrays, time_left: float) -> float:
-    """An upper bound on max c·v: the solver's dual bound, else the LP relaxation's optimum."""
+    """An upper bound on max c·v: the solver's dual bound, else the LP relaxation's optimum
+    (-inf when even the relaxation is infeasible: no v at all)."""
     bound = getattr(res, "mip_dual_bound", None)
     if bound is not None and np.isfinite(bound):
         return -float(bound)
     if res.status == 0 and res.fun is not None:
         return -float(res.fun)
     lp = _milp(c, arrays, max(time_left, 1.0), relax=True)
+    if lp.status == _INFEASIBLE:
+        return -math.inf
     return -float(lp.fun) if lp.status == 0 else math.inf
 
 
@@ -334,7 +308,7 @@ def solve(t, measure: str, start: np.ndarray, time_limit: float) -> Solved:
     """
     best = np.asarray(start, dtype=np.int64)
     best_value = t.value(measure, best)
-    model = _Model(t, measure)
+    model = _Model(t, measure, quick=time_limit <= 0)
     if model.den_min <= 0:  # no type has a cluster: every mapping scores the same
         return Solved(best, best_value, True)
     if model.lp.nnz > MAX_NONZEROS:
@@ -343,18 +317,27 @@ def solve(t, measure: str, start: np.ndarray, time_limit: float) -> Solved:
     deadline = time.monotonic() + time_limit
     ratio = bool(np.any(model.den))
     lam = best_value if ratio else 0.0
+    cutoff = measure == "microc" and time_limit > 0
     bound = math.inf
     while True:
         c = model.num - lam * model.den
         const = model.num0 - lam * model.den0
         left = deadline - time.monotonic()
-        res = _milp(c, arrays, left if time_limit > 0 else _LP_SECONDS, relax=time_limit <= 0)
+        # MicroC: only mappings better than the best one by half the tolerance (module docstring)
+        level = ((best_value + EXACT_TOL / 2) * model.den0 if not ratio
+                 else EXACT_TOL / 2 * model.den_min) if cutoff else -math.inf
+        run = _with_row(arrays, c, level - const) if cutoff else arrays
+        res = _milp(c, run, left if time_limit > 0 else _LP_SECONDS, relax=time_limit <= 0)
+        if cutoff and res.status not in _SOLVED:  # HiGHS may fail on the cutoff: solve without
+            level, run = -math.inf, arrays
+            res = _milp(c, run, deadline - time.monotonic())
         if res.x is not None and time_limit > 0:
             cand = np.argmax(res.x[:model.nx].reshape(model.m, model.n), axis=1).astype(np.int64)
             value = t.value(measure, cand)
             if value > best_value:
                 best, best_value = cand, value
-        upper = _upper(res, c, arrays, deadline - time.monotonic()) + const
+        upper = level if res.status == _INFEASIBLE else max(
+            _upper(res, c, run, deadline - time.monotonic()) + const, level)
         if ratio:  # N - λ D <= upper for every mapping, so N / D <= λ + max(upper, 0) / min D
             bound = min(bound, lam + max(upper, 0.0) / model.den_min)
         else:

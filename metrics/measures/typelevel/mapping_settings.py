@@ -11,7 +11,7 @@ __all__ = ["MEASURES", "MAPPINGS", "DEFAULT_SECONDS"]
 MEASURES: tuple[str, ...] = ("macro", "micro", "microc")
 MAPPINGS: tuple[str, ...] = ("one_to_one", "many_to_one")
 #: Default seconds of the M-1 integer program of one (topic, measure). MacroI and MicroI are
-#: solved in well under a second on the bundled campaign; MicroC's integer program has weak
-#: relaxations (its weights |z| / N* grow with the united clusters) and rarely closes in
-#: minutes, so by default it stops at the LP relaxation's bound (docs/type-level.md).
+#: solved in well under a second on the bundled campaign; MicroC's program is exact but takes
+#: seconds to minutes a topic to prove its optimum (its term 2 U_c I_c / (U_c + |c|) is not
+#: concave), so by default it stops at the LP relaxation's bound (docs/type-level.md).
 DEFAULT_SECONDS: dict[str, float] = {"macro": 10.0, "micro": 10.0, "microc": 0.0}

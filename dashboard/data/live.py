@@ -17,7 +17,9 @@ upload digest), never hashed by content. Score tables and analyses are cached wi
 metric pair and the test-bed filter -- while the table itself is passed as a leading-underscore
 argument (not hashed). A slider change therefore recomputes only what depends on that slider.
 The campaign comparison is split the same way: its alpha-free core (the pairwise work) is a
-cached resource, and only the cheap alpha / threshold step reruns when those sliders move.
+cached resource, and only the cheap alpha / threshold step reruns when those sliders move; the
+comparison at alpha, its tie ranking and its aggregation analysis are shared resources too (pages
+only read them; a pickled copy on every hit would cost more than the step at 150 systems).
 """
 
 from __future__ import annotations
@@ -27,8 +29,15 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from dashboard import warm
-from dashboard.sources import Source, campaign_key, comparison_key, scores_key, table_key
+from dashboard.data import warm
+from dashboard.data.sources import (
+    Source,
+    campaign_key,
+    comparison_key,
+    comparison_testbeds,
+    scores_key,
+    table_key,
+)
 from dashboard.state import Selection
 
 __all__ = [
@@ -276,7 +285,9 @@ def _comparison_core(tkey: str, _t: pd.DataFrame, p: str, r: str, test: str, cor
                            testbeds=_testbeds, profile=profile, metrics=[p, r, *more])
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+# a shared resource like the core (not pickled on every hit: at 150 systems a copy of the report
+# costs a tenth of a second, and a page reads it three times); pages only read it
+@st.cache_resource(show_spinner=False, max_entries=32)
 def _comparison(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
                 test: str, correction: str, average: str, _testbeds: dict | None, profile: str):
     from metrics.analyses import comparison_at  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
@@ -299,7 +310,7 @@ def comparison(sel: Selection, t: Table):
                        sel.profile)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=32)  # read only, as _comparison
 def _tie_ranking(tkey: str, _t: pd.DataFrame, p: str, r: str, alpha: float, threshold: float,
                  test: str, correction: str, average: str, _testbeds: dict | None, profile: str):
     from metrics.comparison.tie_ranking import ranking_from_comparison  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
@@ -322,9 +333,9 @@ def tie_ranking(sel: Selection, t: Table):
 def _testbeds_of(sel: Selection, t: Table) -> dict | None:
     """The topic -> test bed map the comparison takes; None with fewer than two test beds in
     the table (the cross-test-bed prediction needs two)."""
-    if len(t.beds or sel.all_testbeds) < 2:
-        return None
-    return campaign(sel.source, sel.baselines).topic_testbeds()
+    n = len(t.beds or sel.all_testbeds)
+    return comparison_testbeds(campaign(sel.source, sel.baselines).topic_testbeds()
+                               if n >= 2 else None, n)
 
 
 def pair_report(sel: Selection, t: Table):

@@ -1,6 +1,6 @@
 """Cached calls for the Papers' tables page: :func:`metrics.analyses.paper_tables.paper_tables` of
 the
-page's one comparison (:func:`dashboard.data.comparison`, cached under the same table key) and
+page's one comparison (:func:`dashboard.data.live.comparison`, cached under the same table key) and
 the random baselines over k. Nothing is computed here: every number comes from ``metrics``."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import data
-from dashboard.sources import Source
+from dashboard.data import live
+from dashboard.data.sources import Source
 from dashboard.state import Selection
 
 __all__ = ["paper_tables", "random_baselines"]
@@ -23,12 +23,12 @@ def _paper_tables(tkey: str, _result, _t: pd.DataFrame, alpha: float, threshold:
     return _pt(_result, _t)
 
 
-def paper_tables(sel: Selection, t: data.Table):
-    """``metrics.analyses.paper_tables.paper_tables`` of :func:`dashboard.data.comparison` (its
+def paper_tables(sel: Selection, t: live.Table):
+    """``metrics.analyses.paper_tables.paper_tables`` of :func:`dashboard.data.live.comparison` (its
     pairs and
     table), under the selection's profile (read from the comparison); no random
     baselines. Keyed like the comparison: table key, alpha, threshold, test settings."""
-    return _paper_tables(t.key, data.comparison(sel, t), t.frame, round(sel.alpha, 4),
+    return _paper_tables(t.key, live.comparison(sel, t), t.frame, round(sel.alpha, 4),
                          round(sel.threshold, 4), sel.test, sel.correction, sel.average,
                          sel.profile)
 
@@ -38,7 +38,7 @@ def _random_baselines(cid: str, path: str, runs: tuple[str, ...], p: str, r: str
                       n_runs: int) -> pd.DataFrame:
     from metrics.analyses.paper_tables import random_baselines_by_k  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    return random_baselines_by_k(data.campaign(Source("", "", path, cid, runs)), p, r,
+    return random_baselines_by_k(live.campaign(Source("", "", path, cid, runs)), p, r,
                                  runs=n_runs)
 
 

@@ -1,8 +1,6 @@
 """The papers' tables on a page: what :func:`metrics.analyses.paper_tables.paper_tables` computed
-(for a
-campaign, cached in :mod:`dashboard.data_papers`) or a bundle stored, rendered as they are.
-Shared by the campaign page (``views/papers.py``) and the bundle page
-(``views/bundle_papers.py``)."""
+(for a campaign, cached in :mod:`dashboard.data.papers`) or a bundle stored, rendered as they
+are by the Papers page (``views/papers.py``)."""
 
 from __future__ import annotations
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import data
-from dashboard.sources import Source
+from dashboard.data import live
+from dashboard.data.sources import Source
 from dashboard.state import Selection
 
-__all__ = ["ranking_coverage", "pair_agreement", "pair_words", "ranking_table", "filtering_results",
-           "campaign_meta", "family_constraints", "FAMILY_MEASURES", "family_of"]
+__all__ = ["ranking_coverage", "pair_agreement", "pair_words", "words_of", "ranking_table",
+           "filtering_results", "campaign_meta", "family_constraints", "FAMILY_MEASURES",
+           "family_of"]
 
 #: the measures whose constraints each family's table shows.
 FAMILY_MEASURES: dict[str, tuple[str, ...]] = {
@@ -43,13 +44,18 @@ def _src(cid: str, path: str, runs: tuple[str, ...], beds: str | None) -> Source
 def pair_words(sel: Selection):
     """:class:`~metrics.analyses.metric_pair.PairWords` of the selected pair: precision-like /
     recall-like only where the pair is one."""
+    return words_of(sel.precision, sel.recall)
+
+
+def words_of(first: str, second: str):
+    """:class:`~metrics.analyses.metric_pair.PairWords` of the pair (``first``, ``second``)."""
     from metrics.analyses.metric_pair import pair_words as _pw  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    return _pw(sel.precision, sel.recall)
+    return _pw(first, second)
 
 
 def family_of(info: dict) -> str | None:
-    """The constraint family of a campaign (:func:`dashboard.data.campaign_info`): ranking,
+    """The constraint family of a campaign (:func:`dashboard.data.live.campaign_info`): ranking,
     filtering (organisation without a tail), clustering; None for a score table or a token
     tagging campaign."""
     if info["ranking"]:
@@ -65,7 +71,7 @@ def family_of(info: dict) -> str | None:
 def _coverage(cid: str, path: str, runs: tuple[str, ...], beds: str | None):
     from metrics.analyses.ranking_coverage import ranking_coverage as _rc  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    return _rc(data.campaign(_src(cid, path, runs, beds)))
+    return _rc(live.campaign(_src(cid, path, runs, beds)))
 
 
 def ranking_coverage(src: Source):
@@ -80,7 +86,7 @@ def _agreement(tkey: str, _t: pd.DataFrame, first: str, second: str):
     return _pa(_t, first, second)
 
 
-def pair_agreement(t: data.Table):
+def pair_agreement(t: live.Table):
     """:class:`~metrics.analyses.metric_pair.PairAgreement` of the table's two metrics."""
     return _agreement(t.key, t.frame, t.precision, t.recall)
 
@@ -90,7 +96,7 @@ def pair_agreement(t: data.Table):
 def _ranking_table(cid: str, path: str, runs: tuple[str, ...], beds: str | None):
     from metrics.meta.ranking_table import ranking_table as _rt  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    return _rt(data.campaign(_src(cid, path, runs, beds)))
+    return _rt(live.campaign(_src(cid, path, runs, beds)))
 
 
 def ranking_table(src: Source):
@@ -107,7 +113,7 @@ def _filtering(cid: str, path: str, runs: tuple[str, ...], beds: str | None, acc
         filtering_view,
     )
 
-    view = filtering_view(data.campaign(_src(cid, path, runs, beds)), accept_top=accept_top)
+    view = filtering_view(live.campaign(_src(cid, path, runs, beds)), accept_top=accept_top)
     return filtering_table(view), figure1(view)
 
 
@@ -122,7 +128,7 @@ def _campaign_meta(cid: str, path: str, runs: tuple[str, ...], beds: str | None,
                    names: tuple[str, ...]):
     from metrics.meta.meta_evaluation import meta_evaluate  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    table = data.score_table(_src(cid, path, runs, beds), False, names)
+    table = live.score_table(_src(cid, path, runs, beds), False, names)
     return meta_evaluate(table, [], list(names))
 
 

@@ -1,8 +1,8 @@
 """Where campaigns come from, and the cache keys that name them.
 
 The one owner of campaign sources (the command-line path, the bundled campaign, uploads) and of
-the keys their cached results are stored under: :mod:`dashboard.data` caches with them and
-:mod:`dashboard.warm` publishes its warm-up results under them, so the two cannot drift apart.
+the keys their cached results are stored under: :mod:`dashboard.data.live` caches with them and
+:mod:`dashboard.data.warm` publishes its warm-up results under them, so the two cannot drift apart.
 Upload handling is grouped in the "Uploads" section below.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from dashboard import uploads
+from dashboard.data import uploads
 from metrics.bundled import campaign_path
 from metrics.comparison.profiles import DEFAULT_PROFILE
 from metrics.reports.bundle import is_bundle
@@ -24,7 +24,8 @@ from metrics.reports.bundle import is_bundle
 __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "sources", "cli_path",
            "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
-           "comparison_key", "demo_source", "cli_testbeds", "path_source"]
+           "comparison_key", "typelevel_key", "ud_source", "demo_source", "cli_testbeds",
+           "path_source"]
 
 DEMO_PATH = campaign_path("replab2013")  # demo_data/, in a checkout or in the installed package
 DEMO_KEY = "replab2013"
@@ -79,7 +80,7 @@ def mtime_id(path: Path) -> str:
 
 def _app_args() -> list[str] | None:
     """The arguments after ``app.py`` when run as ``streamlit run app.py -- ARGS``."""
-    app = Path(__file__).resolve().parent / "app.py"
+    app = Path(__file__).resolve().parents[1] / "app.py"
     if sys.argv and Path(sys.argv[0]).resolve() == app:
         return sys.argv[1:]
     return None
@@ -136,11 +137,16 @@ def sources() -> dict[str, Source]:
         out[CLI_KEY] = path_source(cli, CLI_KEY, f"{cli.name} (command line)", cli_testbeds())
     out[DEMO_KEY] = Source(DEMO_KEY, "RepLab 2013 (bundled)", str(DEMO_PATH), mtime_id(DEMO_PATH))
     if UD_PATH.is_dir() and (cli is None or cli.resolve() != UD_PATH.resolve()):
-        out[UD_KEY] = Source(UD_KEY, "UD English EWT, POS induction (bundled)", str(UD_PATH),
-                             mtime_id(UD_PATH))
+        out[UD_KEY] = ud_source()
     if get_script_run_ctx(suppress_warning=True) is not None:  # uploads belong to a session
         out.update(_uploads())
     return out
+
+
+def ud_source() -> Source:
+    """The bundled token tagging campaign's source (UD English EWT)."""
+    return Source(UD_KEY, "UD English EWT, POS induction (bundled)", str(UD_PATH),
+                  mtime_id(UD_PATH))
 
 
 def _is_bundle(path: Path) -> bool:
@@ -179,6 +185,23 @@ def table_key(src: Source, baselines: bool, precision: str, recall: str,
     return base + "|beds=" + (",".join(beds) if beds else "*")
 
 
+def typelevel_key(campaign_source: str, name: str, n_systems: int, missing: str) -> tuple:
+    """Key of a token tagging campaign's token- and type-level score table (the Type level
+    page's)."""
+    return ("typelevel", str(campaign_source), str(name), int(n_systems), missing)
+
+
+def comparison_testbeds(topic_beds: dict | None, n_beds: int | None = None) -> dict | None:
+    """The topic -> test bed map a comparison takes, or None with fewer than two test beds
+    (``n_beds``: how many the score table covers, default every one of the map's): the
+    cross-test-bed prediction needs two. The one rule of :mod:`dashboard.data.live` and of the
+    warm start."""
+    if not topic_beds:
+        return None
+    n = len(set(topic_beds.values())) if n_beds is None else n_beds
+    return topic_beds if n >= 2 else None
+
+
 def comparison_key(tkey: str, test: str, correction: str, average: str,
                    profile: str = DEFAULT_PROFILE) -> tuple:
     """Key of the alpha-free comparison core of a table."""
@@ -197,7 +220,7 @@ def _uploads() -> dict[str, Source]:
 
 
 def register_upload(files: list[tuple[str, bytes]], gold: str | None = None) -> Source:
-    """Store uploaded files (:mod:`dashboard.uploads`) and register them as a source.
+    """Store uploaded files (:mod:`dashboard.data.uploads`) and register them as a source.
 
     Parameters
     ----------

@@ -1,22 +1,22 @@
 """The Data page's story of a ranking campaign: what the qrels judge, how deep each run ranks
 and how much of its top 10 and top 100 is judged (:mod:`metrics.analyses.ranking_coverage`,
-cached in :mod:`dashboard.data_meta`). Clustering words (missing gold items, the ``penalize``
+cached in :mod:`dashboard.data.meta`). Clustering words (missing gold items, the ``penalize``
 policy, empty clusters) have no meaning here and are not used."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data_meta
-from dashboard.meta_html import html_table
-from dashboard.sources import Source
+from dashboard.data import meta
+from dashboard.data.sources import Source
+from dashboard.render.html_tables import html_table
 
 __all__ = ["coverage_ui"]
 
 
 def coverage_ui(src: Source) -> None:
     """The coverage numbers and the per-run table of a ranking campaign."""
-    cov = data_meta.ranking_coverage(src)
+    cov = meta.ranking_coverage(src)
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Judged topics", f"{cov.judged_topics:,} of {cov.topics:,}")
     c2.metric("Relevant judgments", f"{cov.relevant:,}",

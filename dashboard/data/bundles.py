@@ -4,10 +4,10 @@ recomputing anything (docs/rankings.md, "Bundles").
 
 Three ways in: ``unanimity dashboard DIR`` (the command-line bundle), a folder path typed on the
 Data page (listed for every session of this server, like the command-line one: it is a path on
-the server) and a zip uploaded on the Data page (stored through :mod:`dashboard.uploads`, so per
-session, size-limited and deleted with the session; unpacked by
-:func:`metrics.reports.bundle_zip.unpack_bundle_zip`, which takes out only the files the manifest
-lists).
+the server) and a zip uploaded on the Data page (stored through
+:mod:`dashboard.data.uploads`, so per session, size-limited and deleted with the session;
+unpacked by :func:`metrics.reports.bundle_zip.unpack_bundle_zip`, which takes out only the files
+the manifest lists).
 The URL names the bundle shown (``?bundle=KEY``).
 """
 
@@ -20,8 +20,8 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from dashboard import uploads
-from dashboard.sources import cli_path, mtime_id
+from dashboard.data import uploads
+from dashboard.data.sources import cli_path, mtime_id
 from metrics.errors import UnanimityError
 from metrics.reports.bundle import Bundle, is_bundle, open_bundle
 

@@ -29,8 +29,9 @@ def scores_csv(scores: pd.DataFrame) -> bytes:
 
 
 def pairs_csv(comparison) -> bytes:
-    """Export "All pairs": the comparison's pairs table (``pairs.csv`` of ``compare --out``)."""
-    return table_bytes(comparison.to_dataframe())
+    """Export "All pairs": the comparison's pairs table (``pairs.csv`` of ``compare --out``; a
+    live comparison's or a reopened bundle's)."""
+    return table_bytes(comparison.pairs)
 
 
 def leaderboard_csv(board: pd.DataFrame) -> bytes:

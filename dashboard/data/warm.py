@@ -1,0 +1,237 @@
+"""Warm start: load the default campaign and its default score table while the server starts.
+
+``unanimity dashboard`` starts Streamlit through :mod:`dashboard.serve`, which calls
+:func:`start` before handing over to ``streamlit run``. A background thread imports the heavy
+modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on,
+scores it on the metric pair the sidebar opens it on and computes the alpha-free comparison core
+every page reads; the same for the bundled UD English EWT campaign; then, in a child process at
+the lowest CPU priority, the campaign's next two pairs and UD's Type level table. The keys come
+from :mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys. The first
+session then finds them here instead of computing them (``dashboard.data.live`` asks
+:func:`take` before computing), so the first chart appears within a few seconds of opening
+the page. Nothing is computed here that the dashboard would not compute itself, with the same
+``metrics`` calls.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+__all__ = ["start", "take", "submit"]
+
+_LOG = logging.getLogger("unanimity.dashboard")
+_lock = threading.Lock()
+_futures: dict[tuple, Future] = {}
+_optional: set[tuple] = set()  # the keys of the child process (:func:`_later`)
+
+
+def submit(key: tuple, fn, *args) -> Future:
+    """Run ``fn(*args)`` once for ``key`` (in the calling thread) and publish its result."""
+    with _lock:
+        fut = _futures.get(key)
+        if fut is not None:
+            return fut
+        fut = Future()
+        _futures[key] = fut
+    try:
+        fut.set_result(fn(*args))
+    except BaseException as exc:  # noqa: BLE001 - the session recomputes and reports it
+        fut.set_exception(exc)
+    return fut
+
+
+def take(key: tuple):
+    """The warm result for ``key`` (waiting for it if the warm-up thread is computing it), or
+    None; a result of the low-priority child process only when it is there (on a busy machine
+    the session computes it sooner itself)."""
+    with _lock:
+        fut = _futures.get(key)
+        optional = key in _optional
+    if fut is None or (optional and not fut.done()):
+        return None
+    try:
+        return fut.result(timeout=120)
+    except Exception:  # noqa: BLE001 - fall back to computing in the session
+        return None
+
+
+def preimport() -> None:
+    """Import the heavy modules (call in the main thread, before any other thread imports:
+    concurrent first imports of the same module can see it half-initialised)."""
+    import plotly.graph_objects  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import scipy.optimize  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import scipy.stats  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import streamlit  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    from streamlit.web import cli  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+
+    import metrics.analyses.baselines  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+
+    # the modules of the comparison every page reads (metrics.analyses exports lazily)
+    import metrics.analyses.campaign_comparison  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.cross_testbed  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.per_topic  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.rankings  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.analyses.threshold  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.comparison.significance  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.comparison.tie_ranking  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io.load  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io.scoretable  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.io.semeval  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.measures.scoring  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    import metrics.reports.comparison_report  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+    from dashboard import figures  # noqa: F401, PLC0415 - deferred: imported by the warm-up thread
+
+
+def _first_pair(campaign) -> tuple[str, str]:
+    """The metric pair the sidebar opens a campaign on
+    (:func:`dashboard.data.live.metric_pairs`)."""
+    from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+    return tuple(next(iter(default_metric_pairs(campaign).values())))  # type: ignore[return-value]
+
+
+def _pair_and_core(src, campaign) -> None:
+    """Score ``campaign`` on its first pair and compute the comparison core (as the session)."""
+    from dashboard.data.sources import comparison_key, comparison_testbeds, scores_key, table_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+    pair = _first_pair(campaign)
+    scores = submit(scores_key(src, False, pair), evaluate, campaign, list(pair),
+                    "penalize").result()
+    beds = comparison_testbeds(campaign.topic_testbeds())
+    p, r = pair
+    submit(comparison_key(table_key(src, False, p, r), DEFAULT_TEST, DEFAULT_CORRECTION,
+                          "macro"),
+           lambda: comparison_core(scores, p, r, test=DEFAULT_TEST,
+                                   correction=DEFAULT_CORRECTION, average="macro",
+                                   testbeds=beds))
+
+
+def _warm(path: str | None, testbeds: str | None = None, later: bool = False) -> None:
+    """Load the campaign at ``path`` (None: the bundled one), score its first pair and compute
+    its comparison core; then the bundled UD English EWT campaign the same way (when the
+    selector offers it); with ``later``, the slow rest in a low-priority child process
+    (:func:`_later`)."""
+    try:
+        from dashboard.data.sources import UD_PATH, campaign_key, demo_source, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.io import load  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        from metrics.io.testbeds import testbeds_option  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+        src = demo_source(Path(path) if path else None, testbeds)
+        campaign = submit(campaign_key(src), lambda: load(
+            src.path, testbeds=testbeds_option(src.testbeds))).result()
+        if campaign.has_clusterings:
+            _pair_and_core(src, campaign)
+        offers_ud = UD_PATH.is_dir() and Path(src.path).resolve() != UD_PATH.resolve()
+        if offers_ud:
+            ud = ud_source()
+            _pair_and_core(ud, submit(campaign_key(ud), load, ud.path).result())
+        if later:
+            _later(src, campaign, offers_ud)
+    except Exception:  # noqa: BLE001 - a warm-up failure only costs time
+        _LOG.debug("warm-up failed", exc_info=True)
+
+
+def _later_jobs(src, campaign, offers_ud: bool) -> list[tuple[tuple, str, list[str]]]:
+    """``(cache key, campaign path, metric names)`` of the slow warm-up: the next two metric
+    pairs of the served campaign, and the Type level page's table of the bundled UD campaign."""
+    from dashboard.data.sources import UD_PATH, campaign_key, scores_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+    jobs = []
+    if campaign.has_clusterings and src.testbeds is None:
+        for pair in list(default_metric_pairs(campaign).values())[1:3]:
+            jobs.append((scores_key(src, False, tuple(pair)), src.path, list(pair)))
+    if offers_ud:
+        ud = take(campaign_key(ud_source()))
+        if ud is not None:
+            jobs.append((typelevel_key(ud.source, ud.name, len(ud.systems), "penalize"),
+                         str(UD_PATH), list(TOKEN_METRICS + TYPE_METRICS)))
+    return jobs
+
+
+def _later(src, campaign, offers_ud: bool) -> None:
+    """Compute :func:`_later_jobs` in a child process at the lowest CPU priority (it does not
+    hold this server's interpreter while sessions run), publishing each result as it comes;
+    a session that asks before it is there computes it itself (:func:`take`)."""
+    jobs = _later_jobs(src, campaign, offers_ud)
+    if not jobs:
+        return
+    futures = []
+    with _lock:
+        for key, _, _ in jobs:
+            if key not in _futures:
+                _futures[key] = Future()
+                _optional.add(key)
+            futures.append(_futures[key])
+    with tempfile.TemporaryDirectory(prefix="unanimity-warm-") as tmp:
+        spec = Path(tmp) / "jobs.pkl"
+        spec.write_bytes(pickle.dumps([(p, names) for _, p, names in jobs]))
+        proc = subprocess.Popen([sys.executable, "-m", "dashboard.data.warm", tmp],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for i, fut in enumerate(futures):
+            out = Path(tmp) / f"{i}.pkl"
+            while not out.exists() and proc.poll() is None:
+                time.sleep(0.2)
+            if fut.done():
+                continue
+            if out.exists():
+                fut.set_result(pickle.loads(out.read_bytes()))
+            else:
+                fut.set_exception(RuntimeError("the warm-up process stopped"))
+        proc.wait()
+
+
+def _child(tmp: str) -> None:
+    """The child process of :func:`_later`: lowest priority, ends with its parent, writes
+    ``<i>.pkl`` (atomically) for each job of ``jobs.pkl``."""
+    import ctypes  # noqa: PLC0415 - deferred: the child process only
+    import signal  # noqa: PLC0415 - deferred: the child process only
+
+    from metrics.io import load  # noqa: PLC0415 - deferred: the child process only
+    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: the child process only
+
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: end with the server
+    except (OSError, AttributeError):
+        pass
+    os.nice(19)
+    campaigns: dict[str, Any] = {}
+    for i, (path, names) in enumerate(pickle.loads((Path(tmp) / "jobs.pkl").read_bytes())):
+        if path not in campaigns:
+            campaigns[path] = load(path)
+        out = Path(tmp) / f"{i}.pkl"
+        out.with_suffix(".tmp").write_bytes(pickle.dumps(
+            evaluate(campaigns[path], names, missing="penalize")))
+        out.with_suffix(".tmp").rename(out)
+
+
+def start(path: str | None, testbeds: str | None = None) -> threading.Thread:
+    """Import the heavy modules, then start the warm-up thread for the campaign at ``path``
+    (None: the bundled one) with the command line's test-bed rule."""
+    try:
+        preimport()
+    except Exception:  # noqa: BLE001
+        _LOG.debug("pre-import failed", exc_info=True)
+    th = threading.Thread(target=_warm, args=(path, testbeds, True), name="unanimity-warm",
+                          daemon=True)
+    th.start()
+    return th
+
+
+if __name__ == "__main__":
+    _child(sys.argv[1])
