@@ -2,8 +2,10 @@
 
 * ``compare_out_400_vs_40``: the whole ``unanimity compare SCORES --out DIR`` process (start-up,
   loading, comparison, writing the bundle) on a generated score table of 400 systems x 60 topics
-  x 2 metrics against the same call on 40 systems; ratio = 3 (the target: 400 systems at most 3
-  times 40) / measured ratio, so >= 1 meets the target.
+  x 2 metrics against the same call on 40 systems, the two sizes in turn, best of 3 each; ratio =
+  3 (the target: 400 systems at most 3 times 40) / measured ratio, so >= 1 meets the target. The
+  detail adds the ratio of the processes' CPU time (user + system, medians), which the machine's
+  load moves less than the wall time.
 * ``bundle_write_vs_pandas_400``: writing the bundle of the 400-system comparison (every table
   through the output policy, fingerprints, Parquet twins of the two large tables, manifest)
   against pandas' ``to_csv`` of the same tables with no policy, no Parquet and no manifest;
@@ -14,9 +16,12 @@
 
 from __future__ import annotations
 
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from timing import best_of, sized
@@ -31,9 +36,15 @@ from score_examples import random_score_table  # noqa: E402
 METRICS = "bcubed_precision,bcubed_recall"
 
 
-def _compare_process(scores: Path, out: Path) -> None:
+def _compare_process(scores: Path, out: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system) of one ``unanimity compare --out`` process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "metrics", "compare", str(scores), "--metrics",
                     METRICS, "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def run() -> list[tuple[str, float, str]]:
@@ -42,16 +53,24 @@ def run() -> list[tuple[str, float, str]]:
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        secs = {}
         for n in (small, big):
-            scores = tmp / f"scores_{n}.csv"
-            random_score_table(n, 60).to_csv(scores, index=False)
-            secs[n] = best_of(lambda scores=scores, n=n: _compare_process(scores, tmp / f"out_{n}"),
-                              repeat=repeat)
+            random_score_table(n, 60).to_csv(tmp / f"scores_{n}.csv", index=False)
+        wall: dict[int, list[float]] = {small: [], big: []}
+        cpu: dict[int, list[float]] = {small: [], big: []}
+        for _ in range(repeat):  # the two sizes in turn: the load falls on both alike
+            for n in (small, big):
+                w, c = _compare_process(tmp / f"scores_{n}.csv", tmp / f"out_{n}")
+                wall[n].append(w)
+                cpu[n].append(c)
+        secs = {n: min(w) for n, w in wall.items()}
         ratio = secs[big] / secs[small]
+        cpu_ratio = statistics.median(cpu[big]) / statistics.median(cpu[small])
         out.append((f"compare_out_{big}_vs_{small}", 3.0 / ratio,
                     f"unanimity compare --out, whole process: {big} x 60 x 2 {secs[big]:.2f} s "
-                    f"vs {small} x 60 x 2 {secs[small]:.2f} s = {ratio:.2f}x (target <= 3x)"))
+                    f"vs {small} x 60 x 2 {secs[small]:.2f} s = {ratio:.2f}x (best of {repeat}, "
+                    f"sizes in turn; target <= 3x); CPU time (user + system, medians) "
+                    f"{statistics.median(cpu[big]):.2f} s vs {statistics.median(cpu[small]):.2f} s"
+                    f" = {cpu_ratio:.2f}x"))
 
         table = random_score_table(big, 60)
         result = compare(table, "bcubed_precision", "bcubed_recall", metrics=METRICS.split(","))

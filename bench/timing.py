@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import statistics
 import time
 from collections.abc import Callable
 
@@ -32,14 +33,26 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
     return best
 
 
-def best_of_each(fns: dict[str, Callable[[], object]], repeat: int = 3) -> dict[str, float]:
-    """Smallest wall-clock time of each function over ``repeat`` rounds, the functions taking
+def rounds_of_each(fns: dict[str, Callable[[], object]], repeat: int = 3
+                   ) -> dict[str, list[float]]:
+    """Wall-clock time of each function in each of ``repeat`` rounds, the functions taking
     turns within every round, so that the machine's load falls on a figure and on its peer
     alike."""
-    best = dict.fromkeys(fns, float("inf"))
+    times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(repeat):
         for name, fn in fns.items():
             t0 = time.perf_counter()
             fn()
-            best[name] = min(best[name], time.perf_counter() - t0)
-    return best
+            times[name].append(time.perf_counter() - t0)
+    return times
+
+
+def best_of_each(fns: dict[str, Callable[[], object]], repeat: int = 3) -> dict[str, float]:
+    """Smallest wall-clock time of each function over ``repeat`` rounds of
+    :func:`rounds_of_each`."""
+    return {name: min(t) for name, t in rounds_of_each(fns, repeat).items()}
+
+
+def median_ratio(times: dict[str, list[float]], name: str, peer: str) -> float:
+    """Median over the rounds of ``name``'s time / ``peer``'s time in the same round."""
+    return statistics.median(a / b for a, b in zip(times[name], times[peer], strict=True))

@@ -43,7 +43,7 @@ from metrics.comparison.curves import Curves, curves_from_arrays
 from metrics.comparison.profiles import profile_of
 from metrics.comparison.reference import improves
 from metrics.compute_budget import chunk_rows
-from metrics.model.score_table import score_cube, validate_score_table
+from metrics.model.score_table import names_at, score_cube, validate_score_table
 from metrics.reports.comparison_report import CampaignComparison
 
 __all__ = ["RULES", "AggregationRobustness", "AggregationCore", "aggregation_robustness",
@@ -126,8 +126,38 @@ def pareto_front(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ~dominated & np.isfinite(mx).all(axis=1), (~dom_t & valid).sum(axis=1)
 
 
+#: pairs x topics per block of :func:`_values_at_mid` (arrays of 2 MB, kept in the cache)
+_MID_CELLS = 1 << 18
+
+
+def _values_at_mid(curves: Curves, r: np.ndarray, q: np.ndarray, mid: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """F(r) and F(q) at ``mid`` for ordered pairs (r, q): each unordered pair once (its two
+    orientations share their crossings, hence ``mid``; evaluated once per row otherwise), in
+    blocks of pairs."""
+    S = curves.U.shape[0]
+    lo, hi = np.minimum(r, q), np.maximum(r, q)
+    _, first, inv = np.unique(lo * S + hi, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    if not np.array_equal(mid[first][inv], mid):
+        first, inv = np.arange(mid.size), np.arange(mid.size)
+    a, b, m = lo[first], hi[first], mid[first]
+    f_lo, f_hi = np.empty(first.size), np.empty(first.size)
+    U, V, W = curves.U, curves.V, curves.W
+    step = max(1, _MID_CELLS // max(U.shape[1], 1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for s0 in range(0, first.size, step):
+            sl = slice(s0, s0 + step)
+            x = m[sl, None]
+            f_lo[sl] = (W[a[sl]] / (U[a[sl]] + x * V[a[sl]])).sum(axis=1)
+            f_hi[sl] = (W[b[sl]] / (U[b[sl]] + x * V[b[sl]])).sum(axis=1)
+    f_lo, f_hi = f_lo[inv], f_hi[inv]
+    up = r < q
+    return np.where(up, f_lo, f_hi), np.where(up, f_hi, f_lo)
+
+
 def _alpha_range(curves: Curves, f: np.ndarray, f0: np.ndarray, f1: np.ndarray,
-                 crossings: pd.Series, ia: np.ndarray, ib: np.ndarray
+                 crossings: pd.Series, lens: np.ndarray, ia: np.ndarray, ib: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Best and worst rank over alpha in [0, 1] (module docstring).
 
@@ -137,20 +167,17 @@ def _alpha_range(curves: Curves, f: np.ndarray, f0: np.ndarray, f1: np.ndarray,
     toggles it. The
     number of systems above a is swept over a's sorted crossing points (at a crossing the pair
     ties: systems leaving are counted out before systems entering are counted in); the exact
-    ranks at alpha = 0 and 1 are added."""
+    ranks at alpha = 0 and 1 are added. ``lens``: the number of crossings of each pair."""
     S = f0.size
-    lens = crossings.map(len).to_numpy(dtype=np.int64)
     x = np.fromiter(chain.from_iterable(crossings), dtype=np.float64, count=int(lens.sum()))
     offset = np.cumsum(lens) - lens
-    mid = x[offset[lens > 0]] / 2
+    has = lens > 0
+    mid = x[offset[has]] / 2
     start = f[ib] > f[ia]              # no crossing: the order at the comparison's alpha holds
-    r, U, V, W = ia[lens > 0], curves.U, curves.V, curves.W
-    q = ib[lens > 0]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        fa = (W[r] / (U[r] + mid[:, None] * V[r])).sum(axis=1)
-        fb = (W[q] / (U[q] + mid[:, None] * V[q])).sum(axis=1)
-    start[lens > 0] = np.where(curves.defined[q], fb, -np.inf) > np.where(curves.defined[r], fa,
-                                                                          -np.inf)
+    r, q = ia[has], ib[has]
+    fa, fb = _values_at_mid(curves, r, q, mid)
+    start[has] = np.where(curves.defined[q], fb, -np.inf) > np.where(curves.defined[r], fa,
+                                                                     -np.inf)
     above0 = np.bincount(ia, weights=start, minlength=S).astype(np.int64)
     k = np.arange(x.size) - np.repeat(offset, lens)                   # k-th crossing of a pair
     after = np.repeat(start, lens) ^ (k % 2 == 0)                   # b above a after it
@@ -243,10 +270,11 @@ def aggregation_at(core: AggregationCore, result: CampaignComparison) -> Aggrega
     f = result.systems["f_alpha"].to_numpy(dtype=np.float64)
     f0, f1 = core.f0, core.f1
     pairs = result.pairs
-    pos = {s: i for i, s in enumerate(names)}
-    ia = pairs["system_a"].map(pos).to_numpy(dtype=np.int64)
-    ib = pairs["system_b"].map(pos).to_numpy(dtype=np.int64)
-    best, worst = _alpha_range(core.curves, f, f0, f1, pairs["crossings"], ia, ib)
+    index = pd.Index(names)
+    ia = index.get_indexer(pairs["system_a"]).astype(np.int64, copy=False)
+    ib = index.get_indexer(pairs["system_b"]).astype(np.int64, copy=False)
+    lens = np.fromiter(map(len, pairs["crossings"]), dtype=np.int64, count=len(pairs))
+    best, worst = _alpha_range(core.curves, f, f0, f1, pairs["crossings"], lens, ia, ib)
 
     scores = {"f_alpha": f, "f_alpha_0": f0, "f_alpha_1": f1, **core.scores}
     pareto_m, pareto_t = core.pareto_m, core.pareto_t
@@ -269,7 +297,7 @@ def aggregation_at(core: AggregationCore, result: CampaignComparison) -> Aggrega
     a_i, b_i = np.where(swap, ju, iu), np.where(swap, iu, ju)
     order = {r: np.sign(scores[r][a_i] - scores[r][b_i]) for r in RULES}
     crossing = np.zeros((len(names), len(names)), dtype=bool)
-    crossing[ia, ib] = pairs["crossings"].map(len).to_numpy() > 0
+    crossing[ia, ib] = lens > 0
     crosses = crossing[a_i, b_i]
     signs = np.column_stack([np.nan_to_num(order[r]) for r in RULES])
     flip = np.flatnonzero(((signs > 0).any(axis=1) | crosses)
@@ -278,8 +306,8 @@ def aggregation_at(core: AggregationCore, result: CampaignComparison) -> Aggrega
     thr, strict = float(p["threshold"]), profile_of(p).strict_improved
     robust = np.asarray(improves(pd.Series(u), thr, strict)) | np.asarray(
         improves(pd.Series(-u), thr, strict))
-    nm = np.asarray(names, dtype=object)
-    flips = pd.DataFrame({"system_a": nm[a_i[flip]], "system_b": nm[b_i[flip]],
+    flips = pd.DataFrame({"system_a": names_at(names, a_i[flip]),
+                          "system_b": names_at(names, b_i[flip]),
                           "f_alpha_crosses": crosses[flip]})
     for r in RULES:
         flips[f"order_{r}"] = np.nan_to_num(order[r][flip]).astype(np.int64)

@@ -69,7 +69,12 @@ from metrics.comparison.uir import (
     uir_matrix_cube,
 )
 from metrics.compute_budget import require_pairs
-from metrics.model.score_table import metric_directions, score_cube, validate_score_table
+from metrics.model.score_table import (
+    metric_directions,
+    names_at,
+    score_cube,
+    validate_score_table,
+)
 from metrics.reports.comparison_report import CampaignComparison
 
 __all__ = ["ComparisonCore", "comparison_core", "comparison_at", "compare"]
@@ -318,7 +323,7 @@ def comparison_at(core: ComparisonCore, alpha: float = 0.5,
     flip = (f[ju] > f[iu])
     a_idx = np.where(flip, ju, iu)
     b_idx = np.where(flip, iu, ju)
-    dpts = pd.DataFrame({"system_a": names[a_idx], "system_b": names[b_idx],
+    dpts = pd.DataFrame({"system_a": names_at(names, a_idx), "system_b": names_at(names, b_idx),
                          "delta_f": f[a_idx] - f[b_idx], "uir": core.uir.uir[a_idx, b_idx]})
     delta_f_vs_uir = pearson(dpts["delta_f"].to_numpy(), dpts["uir"].to_numpy(), dpts)
 

@@ -2,7 +2,7 @@
 every alpha in [0, 1], and where do they cross (docs/measures.md §4)? Vectorised over pairs.
 
 (Size: one argument -- the certified convex bound, its bisection and the vectorised root
-finder -- that only makes sense read together; about 430 lines.)
+finder -- that only makes sense read together; about 460 lines.)
 
 Why the alpha questions can be answered exactly
 -----------------------------------------------
@@ -215,9 +215,17 @@ def _diff_values(curves: Curves, I: np.ndarray, J: np.ndarray,  # noqa: E741 - a
                  x: np.ndarray) -> np.ndarray:
     """d(x_k) = A_{I_k}(x_k) - A_{J_k}(x_k), evaluated exactly as :class:`_PairDiff` does."""
     a = x[:, None]
-    vi = (curves.W[I] / (curves.U[I] + a * curves.V[I])).sum(axis=1)
-    vj = (curves.W[J] / (curves.U[J] + a * curves.V[J])).sum(axis=1)
-    return vi - vj
+    return _side_sum(curves, I, a) - _side_sum(curves, J, a)
+
+
+def _side_sum(curves: Curves, rows: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """sum_t W / (U + a V) over the systems ``rows``, the operations of :class:`_PairDiff` in
+    the same order, in one (rows x topics) buffer."""
+    buf = np.take(curves.V, rows, axis=0)
+    buf *= a
+    buf += np.take(curves.U, rows, axis=0)
+    np.divide(np.take(curves.W, rows, axis=0), buf, out=buf)
+    return buf.sum(axis=1)
 
 
 def _roots_vec(f, lo: np.ndarray, hi: np.ndarray, xtol: float = _XTOL, rtol: float = _RTOL,
@@ -318,13 +326,13 @@ def all_pairs_alpha(curves: Curves, average: str, bounds: _GridBounds | None = N
     for c0 in range(0, n_up, step):
         sl = slice(c0, min(n_up, c0 + step))
         I, J = iu[sl], ju[sl]  # noqa: E741 - pair indices, as in the formulas
-        vi, vj = vals[I], vals[J]
+        vi, vj = np.take(vals, I, axis=0), np.take(vals, J, axis=0)
         d = vi - vj
         with np.errstate(invalid="ignore"):
             pos = np.all(d > 0, axis=1)
             neg = np.all(d < 0, axis=1)
-            lb_pos = np.minimum(tl[I] - vj[:, :-1], tr[I] - vj[:, 1:])
-            lb_neg = np.minimum(tl[J] - vi[:, :-1], tr[J] - vi[:, 1:])
+            lb_pos = _interval_bound(tl, tr, I, vj)
+            lb_neg = _interval_bound(tl, tr, J, vi)
         # beats, i over j and j over i
         for mask, lb, A, B, sgn in ((pos, lb_pos, I, J, 1.0), (neg, lb_neg, J, I, -1.0)):
             rows = np.flatnonzero(mask)
@@ -413,12 +421,22 @@ def all_pairs_alpha(curves: Curves, average: str, bounds: _GridBounds | None = N
     vv = np.concatenate(vals_list)
     order = np.lexsort((vv, pp))
     pp, vv = pp[order], vv[order]
-    starts = np.searchsorted(pp, np.arange(n_up + 1))
+    starts = np.searchsorted(pp, np.arange(n_up + 1)).tolist()
+    values = vv.tolist()  # Python floats, sliced per pair
     for p in range(n_up):
-        cross[p] = []
-    for p in np.flatnonzero(starts[1:] > starts[:-1]):
-        cross[p] = [float(x) for x in vv[starts[p]:starts[p + 1]]]
+        cross[p] = values[starts[p]:starts[p + 1]]
     return PairsAlpha(iu, ju, beats, cross)
+
+
+def _interval_bound(tl: np.ndarray, tr: np.ndarray, rows: np.ndarray,
+                    other: np.ndarray) -> np.ndarray:
+    """min(tl[rows] - other[:, :-1], tr[rows] - other[:, 1:]): the certified lower bound of
+    ``A_rows - other`` on every grid interval, in two (pairs x intervals) buffers."""
+    lb = np.take(tl, rows, axis=0)
+    lb -= other[:, :-1]
+    right = np.take(tr, rows, axis=0)
+    right -= other[:, 1:]
+    return np.minimum(lb, right, out=lb)
 
 
 def _lb_at(lb: np.ndarray, pk: np.ndarray) -> np.ndarray:

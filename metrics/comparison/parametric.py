@@ -162,8 +162,10 @@ def _two_metric_pairs(X: np.ndarray, ia: np.ndarray, ib: np.ndarray, tol: float,
         else:
             D = Xc[a] - Xc[b]  # (k, T, M)
         mu = D.mean(axis=1)
-        sd = np.sqrt(((D - mu[:, None, :]) ** 2).sum(axis=1) / max(T - 1, 1))
         ptp = D.max(axis=1) - D.min(axis=1)
+        D -= mu[:, None, :]  # D is this block's own array: centred and squared in place
+        np.square(D, out=D)
+        sd = np.sqrt(D.sum(axis=1) / max(T - 1, 1))
         if M == 2:
             with np.errstate(divide="ignore", invalid="ignore"):
                 val = special.ndtr(mu[:, 0] / sd[:, 0]) + special.ndtr(mu[:, 1] / sd[:, 1]) - 1.0

@@ -45,7 +45,7 @@ from metrics.comparison.paired import (
 )
 from metrics.comparison.profiles import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_TEST
 from metrics.comparison.uir import DEFAULT_TOL, check_tol
-from metrics.model.score_table import metric_directions, score_cube
+from metrics.model.score_table import metric_directions, names_at, score_cube
 
 __all__ = [
     "TestResult",
@@ -201,8 +201,7 @@ def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str
         stat_rev = -stat
     A = np.concatenate([iu, ju])
     B = np.concatenate([ju, iu])
-    names = np.asarray(cube.systems, dtype=object)
-    frame = pd.DataFrame({
+    cols = {
         "a": np.repeat(A, M),
         "b": np.repeat(B, M),
         "m": np.tile(np.arange(M), 2 * n_up),
@@ -212,15 +211,16 @@ def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str
         "pvalue": np.concatenate([pval, pval]).ravel(),
         "pvalue_corrected": np.concatenate([padj, padj]).ravel(),
         "n": np.concatenate([n_used, n_used]).ravel(),
-    })
-    frame = frame.sort_values(["a", "b", "m"], kind="stable").reset_index(drop=True)
+    }
+    order = np.lexsort((cols["m"], cols["b"], cols["a"]))  # (a, b, m) keys are unique
+    cols = {k: v[order] for k, v in cols.items()}
     out = pd.DataFrame({
-        "system_a": names[frame["a"].to_numpy()],
-        "system_b": names[frame["b"].to_numpy()],
-        "metric": np.asarray(cube.metrics, dtype=object)[frame["m"].to_numpy()],
+        "system_a": names_at(cube.systems, cols["a"]),
+        "system_b": names_at(cube.systems, cols["b"]),
+        "metric": names_at(cube.metrics, cols["m"]),
     })
     for c in ("delta", "direction", "statistic", "pvalue", "pvalue_corrected", "n"):
-        out[c] = frame[c].to_numpy()
+        out[c] = cols[c]
     out.attrs.update(test=test, correction=correction, family=family, seed=seed)
     return out
 

@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.comparison.profiles import DEFAULT_THRESHOLD, DEFAULT_TOL
-from metrics.model.score_table import ScoreCube, metric_directions, score_cube
+from metrics.model.score_table import ScoreCube, metric_directions, names_at, score_cube
 
 __all__ = [
     "UIRResult",
@@ -254,10 +254,9 @@ class UIRMatrix:
         if not include_self:
             keep = ii != jj
             ii, jj = ii[keep], jj[keep]
-        names = np.asarray(self.systems, dtype=object)
         return pd.DataFrame({
-            "system_a": names[ii],
-            "system_b": names[jj],
+            "system_a": names_at(self.systems, ii),
+            "system_b": names_at(self.systems, jj),
             "uir": self.uir[ii, jj],
             "n_a_better": self.n_better[ii, jj],
             "n_b_better": self.n_better[jj, ii],

@@ -111,11 +111,30 @@ class Contingency:
             return np.array([self.cell_count.sum()])
         return self.topic_sum(self.cell_count)
 
+    def _class_runs(self) -> np.ndarray:
+        """Index of the first cell of each class present (the cells are sorted by class)."""
+        return np.flatnonzero(np.r_[True, self.cell_class[1:] != self.cell_class[:-1]])
+
+    def per_class_sum(self, cell_values: np.ndarray) -> np.ndarray:
+        """Σ_j over the cells of every class code (0 for a class without cells): one reduction
+        per run of a class's consecutive cells (a ``bincount`` by class would add into the same
+        bin cell after cell, each addition waiting for the previous one)."""
+        out = np.zeros(self.class_size.size)
+        if self.cell_count.size:
+            starts = self._class_runs()
+            out[self.cell_class[starts]] = np.add.reduceat(cell_values, starts)
+        return out
+
+    def per_cluster_sum(self, cell_values: np.ndarray) -> np.ndarray:
+        """Σ_i over the cells of every cluster code (0 for a cluster without cells)."""
+        return np.bincount(self.cell_cluster, weights=cell_values,
+                           minlength=self.cluster_size.size)
+
     def max_per_class(self) -> np.ndarray:
         """max_j n_ij for every class code (0 for a class without cells)."""
         out = np.zeros(self.class_size.size)
         if self.cell_count.size:
-            starts = np.flatnonzero(np.r_[True, self.cell_class[1:] != self.cell_class[:-1]])
+            starts = self._class_runs()
             out[self.cell_class[starts]] = np.maximum.reduceat(self.cell_count, starts)
         return out
 

@@ -24,6 +24,7 @@ from metrics.measures.registry import direction
 
 __all__ = [
     "SCORE_COLUMNS",
+    "names_at",
     "ScoreCube",
     "validate_score_table",
     "score_cube",
@@ -32,6 +33,15 @@ __all__ = [
 ]
 
 SCORE_COLUMNS: tuple[str, ...] = ("system", "topic", "metric", "value")
+
+
+def names_at(names: Sequence | np.ndarray, codes: np.ndarray):
+    """``names[codes]`` as a column of a DataFrame: the column a frame built from the object
+    array ``names[codes]`` would get (with pandas' text dtype, an Arrow-backed array), made by
+    one ``take`` over the few distinct names instead of converting one Python string per row.
+    For the pair tables, whose system columns repeat a few hundred names many times."""
+    return pd.Series(np.asarray(names, dtype=object)).array.take(
+        np.asarray(codes, dtype=np.int64))
 
 
 def validate_score_table(df: pd.DataFrame, source: str = "score table") -> pd.DataFrame:

@@ -160,12 +160,24 @@ def _str_list(v) -> list[str]:
 
 def _float_text(arr: pa.Array) -> pa.Array:
     """Doubles as the shortest text that reads back to the same double, a whole number keeping
-    its ``.0`` (as Python's ``repr`` writes it), NaN as null (an empty cell)."""
+    its ``.0`` (as Python's ``repr`` writes it), NaN as null (an empty cell). Only the cells
+    holding a whole finite number are looked at again (for one written without ``.`` or
+    exponent: ``1``, not ``1e+20``)."""
     text = pc.cast(arr, pa.string())
-    whole = pc.and_(pc.and_(pc.equal(pc.find_substring(text, "."), -1),
-                            pc.equal(pc.find_substring(text, "e"), -1)),
-                    pc.equal(pc.find_substring(text, "n"), -1))  # not 1e+20, not inf
-    return pc.if_else(whole, pc.binary_join_element_wise(text, ".0", ""), text)
+    v = arr.to_numpy(zero_copy_only=False)
+    with np.errstate(invalid="ignore"):
+        whole = np.flatnonzero(np.isfinite(v) & (v == np.trunc(v)))
+    if not whole.size:
+        return text
+    cand = pc.take(text, pa.array(whole))
+    bare = pc.and_(pc.equal(pc.find_substring(cand, "."), -1),
+                   pc.equal(pc.find_substring(cand, "e"), -1)).to_numpy(zero_copy_only=False)
+    if not bare.any():
+        return text
+    mask = np.zeros(len(text), dtype=bool)
+    mask[whole[bare]] = True
+    return pc.replace_with_mask(text, pa.array(mask), pc.binary_join_element_wise(
+        pc.filter(cand, pa.array(bare)), ".0", ""))
 
 
 def _csv_column(arr: pa.Array, kind: str) -> pa.Array:
@@ -207,10 +219,11 @@ def _csv_bytes(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> byt
     sink = io.StringIO()  # the header by hand: Arrow quotes it whatever the quoting style
     csv.writer(sink, delimiter=delimiter, lineterminator="\n",
                quoting=csv.QUOTE_ALL if quote else csv.QUOTE_MINIMAL).writerow(text.column_names)
-    body = io.BytesIO()
-    pacsv.write_csv(text, body, pacsv.WriteOptions(
+    out = pa.BufferOutputStream()  # header and body in one native buffer, copied out once
+    out.write(sink.getvalue().encode("utf-8"))
+    pacsv.write_csv(text, out, pacsv.WriteOptions(
         include_header=False, delimiter=delimiter, quoting_style="needed" if quote else "none"))
-    return sink.getvalue().encode("utf-8") + body.getvalue()
+    return out.getvalue().to_pybytes()
 
 
 def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,

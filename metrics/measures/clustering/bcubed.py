@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from metrics.measures.clustering.safe import safe_div
 from metrics.model.contingency import Contingency, contingency_from_labels
 
 __all__ = ["bcubed", "adapted_recall", "bcubed_precision_recall"]
@@ -37,12 +38,13 @@ def bcubed(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     if table.overlapping:
         raise ValueError("bcubed() needs non-overlapping clusterings; use "
                          "metrics.measures.clustering.overlap.extended_bcubed for overlapping ones")
-    sq = table.cell_count ** 2
+    # Σ_i n_ij² per cluster and Σ_j n_ij² per class (whole numbers, exact below 2^53), then one
+    # division per label rather than one per cell
+    sq = np.square(table.cell_count)
     n = table.n_items
-    w = np.take(table.cluster_size, table.cell_cluster)  # one scratch array for both sums
-    p = table.topic_sum(np.divide(sq, w, out=w), scratch=True)
-    np.take(table.class_size, table.cell_class, out=w)
-    r = table.topic_sum(np.divide(sq, w, out=w), scratch=True) - table.missing_self_recall
+    p = table.cluster_sum(safe_div(table.per_cluster_sum(sq), table.cluster_size, 0.0))
+    r = (table.class_sum(safe_div(table.per_class_sum(sq), table.class_size, 0.0))
+         - table.missing_self_recall)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = np.where(n > 0, p / n, 1.0)
         r = np.where(n > 0, np.maximum(r, 0.0) / n, 1.0)

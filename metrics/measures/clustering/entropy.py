@@ -20,7 +20,8 @@ Edge cases, explicit:
 * β h + c = 0: V = 0.
 
 Entropies are computed as log n - Σ x log x / n over the cells (one ``bincount`` per
-quantity); "one class" and "one cluster" are detected by counting, so the degenerate cases
+quantity; over the cells, Σ_v v log v times the number of cells of count v when the counts are
+few values); "one class" and "one cluster" are detected by counting, so the degenerate cases
 are exact, and conditional entropies are clipped to [0, H] against rounding.
 
 With overlap these metrics are computed on the (item, class, cluster) expansion of the table
@@ -47,6 +48,24 @@ def _xlogx(x: np.ndarray) -> np.ndarray:
         return x * np.log(x)
     out = np.log(x, where=pos, out=np.zeros_like(x, dtype=np.float64))
     return np.multiply(x, out, out=out, where=pos)
+
+
+def _cell_xlogx(table: Contingency) -> np.ndarray:
+    """Σ n_ij log n_ij over the cells of each topic.
+
+    The counts are whole numbers, most of them small: when (largest count + 1) x topics is at
+    most the number of cells, Σ_v v log v · #{cells of the topic with n_ij = v}, with one
+    ``bincount`` of the counts and one logarithm per value rather than per cell."""
+    c = table.cell_count
+    top = int(c.max(initial=0)) + 1
+    if c.size and top * table.n_topics <= max(c.size, 1024):
+        ci = c.astype(np.int64)
+        if np.array_equal(ci, c):
+            if table.n_topics > 1:
+                ci += table.cell_topic * top
+            freq = np.bincount(ci, minlength=top * table.n_topics).reshape(table.n_topics, top)
+            return freq @ _xlogx(np.arange(top, dtype=np.float64))
+    return table.topic_sum(_xlogx(c))
 
 
 @dataclass(frozen=True)
@@ -93,7 +112,7 @@ def entropies(table: Contingency) -> Entropies:
     n = table.n_total
     logn = np.log(np.where(n > 0, n, 1.0))
     nsafe = np.where(n > 0, n, 1.0)
-    s_cells = table.topic_sum(_xlogx(table.cell_count))
+    s_cells = _cell_xlogx(table)
     s_rows = table.class_sum(_xlogx(table.row_sum))
     s_cols = table.cluster_sum(_xlogx(table.col_sum))
     h_ck = logn - s_cells / nsafe                      # joint entropy H(C, K)
