@@ -257,7 +257,10 @@ with ui.guard("The pairs table"):
     shown = shown.sort_values(["uir", "delta_f"], ascending=False, kind="stable")
     cols = [c for c in ("system_a", "system_b", "uir", "uir_param", "delta_f", "beats_all_alpha",
                         "pair_class") if c in shown.columns]
-    # widths that fit the page at 1024 px; every column is in the pairs CSV (Export page)
+    # widths that fit the page at 1024 px, long names cut in the middle (their ends tell runs
+    # apart); every column, with whole names, is in the pairs CSV (Export page)
+    shown = shown.assign(**{c: shown[c].map(lambda s: figures.short(s, 23))
+                            for c in ("system_a", "system_b")})
     st.dataframe(shown[cols], key="cmp_pairs", hide_index=True, width="stretch",
                  height=min(36 * len(shown) + 40, 420), column_config={
                      "system_a": st.column_config.TextColumn("a", width=170),
