@@ -1,8 +1,8 @@
 """Check reported: is a paper's F consistent with its own P and R?
 
-Paste a small table of reported precision, recall and F per system; the page reads it with
-``metrics.reports.reported_checks.read_reported`` and shows
-``metrics.reports.reported_checks.check_reported`` (the same check
+Paste a small table of reported precision, recall and F per system; the page reads and checks it
+through :func:`dashboard.data.reported.check_pasted`
+(``metrics.reports.reported_checks.read_reported`` and ``check_reported``, the same check
 as ``unanimity check-reported``, docs/rankings.md): per system whether F is F_alpha(P, R) at the
 stated alpha within the rounding of the reported decimals, which alphas fit, which rows are
 impossible, and whether the ranking changes with alpha or under unanimity. Nothing is computed
@@ -10,19 +10,10 @@ here."""
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import streamlit as st
 
 from dashboard import ui
-from metrics.errors import UnanimityError
-from metrics.reports.reported_checks import (
-    STATUS_WORDS,
-    alpha_of_beta,
-    check_reported,
-    read_reported,
-)
+from dashboard.data.reported import STATUS_WORDS, alpha_of_beta, check_pasted
 
 EXAMPLE = """system,precision,recall,f
 ours,0.81,0.62,0.70
@@ -30,7 +21,6 @@ baseline,0.70,0.70,0.70
 prior work,0.55,0.90,0.79
 broken,0.60,0.65,0.70
 """
-PASTED = "the pasted table"
 
 ui.header("Check reported scores",
           "Is each reported F consistent with the reported precision and recall, at which "
@@ -54,23 +44,11 @@ else:
     c2.caption(f"\u03b1 = {alpha:.4f}")
 
 
-def _read(pasted: str):
-    """The pasted text through ``read_reported`` (a file of its own; errors name the table)."""
-    sep_tsv = "\t" in pasted.splitlines()[0] if pasted.strip() else False
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / ("pasted.tsv" if sep_tsv else "pasted.csv")
-        path.write_text(pasted.strip() + "\n", encoding="utf-8")
-        try:
-            return read_reported(path)
-        except UnanimityError as exc:
-            raise UnanimityError(str(exc).replace(str(path), PASTED)) from None
-
-
 if not text.strip():
     st.info("Paste a table above.")
     st.stop()
 with ui.guard("The check"):
-    res = check_reported(_read(text), float(alpha))
+    res = check_pasted(text, float(alpha))
     rows = res.rows
     n_ok = int((rows["status"] == "consistent").sum())
     n_imp = int((rows["status"] == "impossible").sum())

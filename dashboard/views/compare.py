@@ -15,8 +15,8 @@ import streamlit as st
 
 from dashboard import figures, ui
 from dashboard.data import live, meta, per_topic, view
+from dashboard.data.pairs import pairs_table
 from dashboard.render import pair_view
-from metrics.comparison.reference import improves
 from metrics.reports.pair_report import verdict_sentence
 
 v = view.current()
@@ -253,8 +253,7 @@ with ui.guard("The pairs table"):
     pairs = v.comparison().pairs
     only = st.toggle(f"Only pairs with UIR {cfg.improved_sign} {cfg.threshold:.2f}", value=True,
                      key="cmp_robust")
-    shown = pairs[improves(pairs["uir"], cfg.threshold, cfg.strict_improved)] if only else pairs
-    shown = shown.sort_values(["uir", "delta_f"], ascending=False, kind="stable")
+    shown = pairs_table(pairs, cfg.threshold, cfg.strict_improved, only)
     cols = [c for c in ("system_a", "system_b", "uir", "uir_param", "delta_f", "beats_all_alpha",
                         "pair_class") if c in shown.columns]
     # widths that fit the page at 1024 px, long names cut in the middle (their ends tell runs
