@@ -168,3 +168,28 @@ def test_long_modules_say_why(package):
             if "(Size:" not in doc:
                 long.append(f"{p.relative_to(ROOT)} ({text.count(chr(10))} lines)")
     assert not long, long
+
+
+#: what a page may take from ``metrics`` itself: constants, words and formatters of results it
+#: renders. Every computation comes through the data layer ``dashboard/data/`` (CONTRIBUTING.md).
+VIEW_MAY_IMPORT = {
+    "metrics.analyses.baselines": {"BASELINES"},  # the names of the baseline systems
+    "metrics.reports.latex": {"LATEX_TOP"},  # how many systems a LaTeX table holds by default
+    "metrics.reports.numbers": {"format_p"},  # one format for every p-value
+    "metrics.reports.pair_report": {"verdict_sentence"},  # the sentence of a computed verdict
+}
+
+
+def test_pages_compute_nothing_themselves():
+    found = {}
+    for path in sorted((ROOT / "dashboard" / "views").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("metrics"):
+                names = {a.name for a in node.names}
+                extra = names - VIEW_MAY_IMPORT.get(node.module or "", set())
+                if extra:
+                    found[f"{path.name}: {node.module}"] = sorted(extra)
+            elif isinstance(node, ast.Import) and any(a.name.startswith("metrics")
+                                                      for a in node.names):
+                found[f"{path.name}: import"] = [a.name for a in node.names]
+    assert not found, found
