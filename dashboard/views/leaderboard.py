@@ -254,15 +254,15 @@ with ui.guard("The rankings under each aggregation rule"):
         + (" \u03c4 is undefined (\u2013) where a rule ties every system shown."
            if tau["kendall_tau"].isna().any() else ""))
     labelled = tau.assign(rule_a=tau["rule_a"].map(RULE_LABELS),
-                          rule_b=tau["rule_b"].map(RULE_LABELS),
-                          kendall_tau=tau["kendall_tau"].map(
-                              lambda v: "\u2013" if v != v else f"{v:.2f}"))
+                          rule_b=tau["rule_b"].map(RULE_LABELS))
+    # an undefined tau (NaN) is drawn as the table's placeholder, a dash
     st.dataframe(labelled[["rule_a", "rule_b", "kendall_tau"]], key="lb_tau", hide_index=True,
                  width="stretch", height=min(36 * len(labelled) + 40, 220),
+                 placeholder="\u2013",
                  column_config={"rule_a": st.column_config.TextColumn("Rule", width=120),
                                 "rule_b": st.column_config.TextColumn("vs rule", width=120),
-                                "kendall_tau": st.column_config.TextColumn(
-                                    "Kendall \u03c4", width=90)})
+                                "kendall_tau": st.column_config.NumberColumn(
+                                    "Kendall \u03c4", format="%.2f", width=90)})
     st.dataframe(agg.flips[["system_a", "system_b", "uir", "uir_robust"]], key="lb_flips",
                  hide_index=True, width="stretch",
                  height=min(36 * len(agg.flips) + 40, 260),
