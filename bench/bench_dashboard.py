@@ -16,6 +16,8 @@ or table is still a placeholder (``open``: to the first chart):
   (another system A on Compare), ``table_page`` (Leaderboard to Compare) and ``table_uir`` (the
   first UIR analysis).
 
+``UNANIMITY_BENCH_STEPS`` (comma-separated step names, e.g.
+``replab_open,trec_open,table_open``) runs each walk only up to its last named step.
 ``UNANIMITY_BENCH_RUNS`` (default 1) repeats the whole walk with fresh servers; each line gives
 the median of the runs and every run's seconds. Each ratio is target / median seconds (>= 1
 meets the target). Skipped when Debian's chromium or Playwright is missing, and in the quick
@@ -55,6 +57,7 @@ DONE = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   return app && app.getAttribute('data-test-script-state') === 'notRunning'
     && !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')
+    && !document.querySelector('.st-key-unanimity_below')
     && !!document.querySelector('.js-plotly-plot .main-svg');
 }"""
 
@@ -141,55 +144,70 @@ def _page(pg, link: str) -> float:
     return _wait_done(pg, t0)
 
 
-def _replab(browser, out: dict) -> None:
-    with _server([], "replab") as url:
-        pg = browser.new_page(viewport={"width": 1400, "height": 900})
-        pg.set_default_timeout(120_000)
-        out["replab_open"] = _open(pg, url + "/")
-        out["replab_alpha"] = _alpha(pg)
-        out["replab_custom"] = _pick(pg, "Metric pair", "Custom pair\u2026")
-        out["ud_switch"] = _pick(pg, "Campaign", UD)
-        out["type_level"] = _page(pg, "Type level")
-        pg.close()
-
-
-def _trec(browser, out: dict) -> None:
-    if not (TREC_DL / "runs").is_dir():
+def _walk(browser, args: list[str], name: str, steps, out: dict, wanted: set[str]) -> None:
+    """Open a fresh server on ``args`` and run ``steps`` (``(key, action)`` pairs, the first the
+    cold open) in order, up to the last one in ``wanted``; nothing when none is wanted."""
+    keys = [key for key, _ in steps]
+    last = max((keys.index(k) for k in wanted if k in keys), default=-1)
+    if last < 0:
         return
-    with _server([str(TREC_DL)], "trec") as url:
+    with _server(args, name) as url:
         pg = browser.new_page(viewport={"width": 1400, "height": 900})
         pg.set_default_timeout(120_000)
-        out["trec_open"] = _open(pg, url + "/")
-        out["trec_pair"] = _pick(pg, "Metric pair", "P@10/R@10")
+        out[keys[0]] = _open(pg, url + "/")
+        for key, action in steps[1:last + 1]:
+            out[key] = action(pg)
         pg.close()
 
 
-def _table(browser, out: dict) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        table = score_table(Path(tmp) / f"scores_{S}x{T}.csv")
-        with _server([str(table)], "table") as url:
-            pg = browser.new_page(viewport={"width": 1400, "height": 900})
-            pg.set_default_timeout(120_000)
-            out["table_open"] = _open(pg, url + "/")
-            out["table_alpha"] = _alpha(pg)
-            out["table_page"] = _page(pg, "Compare")
-            out["table_system_a"] = _pick(pg, "System A", "SVM_terms_jaccard_HAC_17%")
-            out["table_uir"] = _page(pg, "UIR")
-            pg.close()
-
-
-def measure() -> dict[str, float]:
-    """Seconds of each step of :data:`STEPS` (TREC's missing without its campaign)."""
+def measure(wanted: set[str] | None = None) -> dict[str, float]:
+    """Seconds of each step of :data:`STEPS` in ``wanted`` (default: all; TREC's missing without
+    its campaign). A walk stops after its last wanted step; the steps before it are run (and
+    reported) too, since each starts where the one before has left the page."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415 - deferred: optional
 
+    wanted = set(STEPS) if wanted is None else wanted
     out: dict[str, float] = {}
-    with sync_playwright() as p:
+    with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                     args=["--no-sandbox", "--disable-gpu"])
-        for walk in (_replab, _trec, _table):
-            walk(browser, out)
+        _walk(browser, [], "replab", [
+            ("replab_open", None),
+            ("replab_alpha", _alpha),
+            ("replab_custom", lambda pg: _pick(pg, "Metric pair", "Custom pair\u2026")),
+            ("ud_switch", lambda pg: _pick(pg, "Campaign", UD)),
+            ("type_level", lambda pg: _page(pg, "Type level")),
+        ], out, wanted)
+        if (TREC_DL / "runs").is_dir():
+            _walk(browser, [str(TREC_DL)], "trec", [
+                ("trec_open", None),
+                ("trec_pair", lambda pg: _pick(pg, "Metric pair", "P@10/R@10")),
+            ], out, wanted)
+        if wanted & {k for k in STEPS if k.startswith("table_")}:
+            table = score_table(Path(tmp) / f"scores_{S}x{T}.csv")
+            _walk(browser, [str(table)], "table", [
+                ("table_open", None),
+                ("table_alpha", _alpha),
+                ("table_page", lambda pg: _page(pg, "Compare")),
+                ("table_system_a", lambda pg: _pick(pg, "System A", "SVM_terms_jaccard_HAC_17%")),
+                ("table_uir", lambda pg: _page(pg, "UIR")),
+            ], out, wanted)
         browser.close()
     return out
+
+
+def _wanted() -> set[str]:
+    """The steps of ``UNANIMITY_BENCH_STEPS`` (comma-separated keys of :data:`STEPS`; default
+    all); an unknown key is an error rather than a walk that silently measures nothing."""
+    raw = os.environ.get("UNANIMITY_BENCH_STEPS", "").strip()
+    if not raw:
+        return set(STEPS)
+    keys = {k.strip() for k in raw.split(",") if k.strip()}
+    unknown = sorted(keys - set(STEPS))
+    if unknown:
+        raise SystemExit(f"UNANIMITY_BENCH_STEPS: unknown step {', '.join(unknown)} "
+                         f"(one of {', '.join(STEPS)})")
+    return keys
 
 
 def run():
@@ -201,7 +219,9 @@ def run():
         return []
     if not Path(CHROMIUM).exists():
         return []
-    runs = [measure() for _ in range(max(1, int(os.environ.get("UNANIMITY_BENCH_RUNS", "1"))))]
+    wanted = _wanted()
+    n_runs = max(1, int(os.environ.get("UNANIMITY_BENCH_RUNS", "1")))
+    runs = [measure(wanted) for _ in range(n_runs)]
     lines = []
     for key, what in STEPS.items():
         seconds = [r[key] for r in runs if key in r]

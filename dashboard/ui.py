@@ -21,12 +21,75 @@ if TYPE_CHECKING:  # the data layer loads after the page's first paint
     from dashboard.data.view import Settings
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system",
-           "page_figures_start", "page_figures_download"]
+           "page_figures_start", "page_figures_download", "below_first_chart", "BELOW_KEY",
+           "chart_code"]
 
 _LOG = logging.getLogger("unanimity.dashboard")
 #: the figures the current script run has drawn and the sidebar slot of their download (each
 #: run has its own thread)
 _RUN = threading.local()
+
+
+#: the key (and so the CSS class ``st-key-<key>``) of the element that stands for the part of a
+#: cold-open page still to be drawn; the loading spinner and the browser tests wait for it to go
+BELOW_KEY = "unanimity_below"
+_DRAWN = "_first_chart_drawn"
+#: tells the server once the browser shows a chart (polled every 50 ms; after 8 s it tells
+#: anyway, so that a page whose chart fails to draw is still completed)
+_FIRST_CHART = st.components.v2.component(
+    "unanimity_first_chart",
+    js="""export default function (component) {
+  const { setTriggerValue } = component;
+  let told = false;
+  const tell = () => { if (!told) { told = true; setTriggerValue('drawn', true); } };
+  const t0 = performance.now();
+  const poll = () => {
+    if (told) return;
+    if (document.querySelector('.js-plotly-plot .main-svg')) {
+      requestAnimationFrame(() => setTimeout(tell, 0));  // after the chart's frame is painted
+    } else if (performance.now() - t0 > 8000) { tell(); } else { setTimeout(poll, 50); }
+  };
+  poll();
+}""",
+)
+
+
+#: evaluates the chart module (plotly.js) that the page's ``modulepreload`` link has fetched, while
+#: the server still computes the first view: Streamlit imports it only once the first chart
+#: arrives, and its evaluation then delays that chart (the same address, so the same module)
+_CHART_CODE = st.components.v2.component(
+    "unanimity_chart_code",
+    js="""export default function () {
+  const link = document.querySelector("link[rel='modulepreload'][href*='PlotlyChart.']");
+  if (link && !window.unanimityChartCode) { window.unanimityChartCode = import(link.href); }
+}""",
+)
+
+
+def chart_code() -> None:
+    """Start evaluating the chart module in the browser (:data:`_CHART_CODE`); a hidden element
+    of the sidebar."""
+    with st.sidebar:
+        _CHART_CODE(key="unanimity_chart_code", height=0)
+
+
+def _drawn() -> None:
+    st.session_state[_DRAWN] = True
+
+
+def below_first_chart(after_chart: bool) -> bool:
+    """Whether this run draws the part of the page below its first chart.
+
+    The browser draws all the charts that reach it together in one long task, so on a cold
+    open the first chart would be seen only with the last. On the session's first run of a
+    page that has drawn a chart above (``after_chart``), this returns False and leaves a
+    hidden element that reruns the script as soon as the browser shows that chart; every
+    later run (and a page without a chart above) returns True.
+    """
+    if not after_chart or st.session_state.get(_DRAWN):
+        return True
+    _FIRST_CHART(key=BELOW_KEY, height=0, on_drawn_change=_drawn)
+    return bool(st.session_state.get(_DRAWN))
 
 
 def header(title: str, question: str) -> None:

@@ -87,14 +87,21 @@ def dashboard_server(args: list[str], port: int, log: Path, env: dict | None = N
                 proc.kill()
 
 
+#: the hidden element of a cold-open page whose part below the first chart is still to be drawn
+#: (dashboard/ui.py, ``below_first_chart``)
+BELOW = ".st-key-unanimity_below"
+
+
 def ready(pg, title: str, level: int = 1) -> None:
-    """Wait for the page whose heading is ``title`` to finish its script run; fail on an
-    exception or a traceback in the main area."""
+    """Wait for the page whose heading is ``title`` to finish its script run (and, on a cold
+    open, the run that draws the part below the first chart); fail on an exception or a
+    traceback in the main area."""
     pg.get_by_role("heading", name=title, level=level).first.wait_for()
     pg.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText"
         ".includes('Running')", timeout=120_000)
+    pg.locator(BELOW).wait_for(state="detached", timeout=120_000)
     pg.wait_for_timeout(1500)
     assert pg.locator("[data-testid='stException']").count() == 0
     assert "Traceback" not in pg.locator("[data-testid='stMain']").inner_text()
