@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-from dashboard_server import dashboard_server  # noqa: E402
+from dashboard_server import BELOW, dashboard_server  # noqa: E402
 from score_examples import random_score_table  # noqa: E402
 from timing import quick  # noqa: E402
 
@@ -57,9 +57,9 @@ DONE = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   return app && app.getAttribute('data-test-script-state') === 'notRunning'
     && !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')
-    && !document.querySelector('.st-key-unanimity_below')
+    && !document.querySelector('BELOW')
     && !!document.querySelector('.js-plotly-plot .main-svg');
-}"""
+}""".replace("BELOW", BELOW)
 
 #: what each timed step is, for the report lines
 STEPS = {

@@ -71,6 +71,7 @@ st.markdown(
     [data-testid="stApp"][data-test-script-state="running"] .unanimity-loading,
     [data-testid="stMain"]:has([data-testid="stSkeleton"]) .unanimity-loading,
     [data-testid="stMain"]:has(.st-key-unanimity_below) .unanimity-loading {display: flex;}
+    /* the hidden elements of dashboard/ui.py (BELOW_KEY, run_start) */
     .st-key-unanimity_chart_code, .st-key-unanimity_below {display: none;}
     [data-testid="stMain"]:not(:has(h1)) .unanimity-loading {animation-delay: 0s;}
     .unanimity-spinner {width: 1.3rem; height: 1.3rem; border-radius: 50%;
@@ -120,7 +121,7 @@ if st.session_state.get("_slide"):
 from dashboard import sidebar, state, ui  # noqa: E402
 from dashboard.ui import guard  # noqa: E402
 
-ui.chart_code()
+ui.run_start()
 
 
 def _token_tagging() -> bool:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the data layer loads after the page's first paint
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system",
            "page_figures_start", "page_figures_download", "below_first_chart", "BELOW_KEY",
-           "chart_code"]
+           "run_start", "say_once"]
 
 _LOG = logging.getLogger("unanimity.dashboard")
 #: the figures the current script run has drawn and the sidebar slot of their download (each
@@ -61,16 +61,31 @@ _CHART_CODE = st.components.v2.component(
     "unanimity_chart_code",
     js="""export default function () {
   const link = document.querySelector("link[rel='modulepreload'][href*='PlotlyChart.']");
-  if (link && !window.unanimityChartCode) { window.unanimityChartCode = import(link.href); }
+  if (link && !window.unanimityChartCode) {
+    window.unanimityChartCode = import(link.href).catch(() => null);
+  }
 }""",
 )
 
 
-def chart_code() -> None:
-    """Start evaluating the chart module in the browser (:data:`_CHART_CODE`); a hidden element
-    of the sidebar."""
+def run_start() -> None:
+    """Called first by every run (dashboard/app.py): forgets the last run's notices
+    (:func:`say_once`) and starts evaluating the chart module in the browser
+    (:data:`_CHART_CODE`, a hidden element of the sidebar)."""
+    _RUN.said = False
     with st.sidebar:
         _CHART_CODE(key="unanimity_chart_code", height=0)
+
+
+def say_once(key: str, token: str) -> bool:
+    """True the first time a run meets ``token`` under ``key`` (a notice said once a session,
+    such as a link to a gone upload). Such a run draws its whole page at once
+    (:func:`below_first_chart`): the run that would complete the page would not repeat it."""
+    if st.session_state.get(key) == token:
+        return False
+    st.session_state[key] = token
+    _RUN.said = True
+    return True
 
 
 def _drawn() -> None:
@@ -84,9 +99,12 @@ def below_first_chart(after_chart: bool) -> bool:
     open the first chart would be seen only with the last. On the session's first run of a
     page that has drawn a chart above (``after_chart``), this returns False and leaves a
     hidden element that reruns the script as soon as the browser shows that chart; every
-    later run (and a page without a chart above) returns True.
+    later run returns True, and so does a page without a chart above, a run that says a
+    notice once (:func:`say_once`) and a run without a browser (a script test, whose session
+    has no request headers).
     """
-    if not after_chart or st.session_state.get(_DRAWN):
+    if (not after_chart or st.session_state.get(_DRAWN) or not st.context.headers
+            or getattr(_RUN, "said", False)):
         return True
     _FIRST_CHART(key=BELOW_KEY, height=0, on_drawn_change=_drawn)
     return bool(st.session_state.get(_DRAWN))

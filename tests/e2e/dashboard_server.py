@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from dashboard.ui import BELOW_KEY
+
 ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(os.environ.get("UNANIMITY_TEST_OUTPUT", "test-output")) / "screenshots"
 #: The two screen sizes of every screenshot: a laptop and a projector.
@@ -88,8 +90,8 @@ def dashboard_server(args: list[str], port: int, log: Path, env: dict | None = N
 
 
 #: the hidden element of a cold-open page whose part below the first chart is still to be drawn
-#: (dashboard/ui.py, ``below_first_chart``)
-BELOW = ".st-key-unanimity_below"
+#: (:func:`dashboard.ui.below_first_chart`)
+BELOW = f".st-key-{BELOW_KEY}"
 
 
 def ready(pg, title: str, level: int = 1) -> None:
