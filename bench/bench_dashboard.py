@@ -2,8 +2,9 @@
 interaction <= 1 s.
 
 Starts ``unanimity dashboard`` (three servers in turn) and drives headless Chromium at 1400x900,
-timing what a user waits for, from the action to the moment the script has finished and no chart
-or table is still a placeholder (``open``: to the first chart):
+timing what a user waits for, from the action to the moment the script has finished, no chart or
+table is still a placeholder and no part of the page waits to be drawn (``open``: to the first
+chart; the next step starts once the whole page is drawn):
 
 - the bundled RepLab 2013 campaign: ``replab_open`` (a cold open of the Leaderboard, the server
   started 2 s earlier), ``replab_alpha`` (one step of the alpha slider), ``replab_custom`` (the
