@@ -7,7 +7,6 @@ routes to one page per view with ``st.navigation``.
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
 from pathlib import Path
@@ -23,24 +22,14 @@ import streamlit as st  # noqa: E402
 _VIEWS = Path(__file__).resolve().parent / "views"
 
 
-@st.cache_resource(show_spinner=False)
 def _chart_code_preload() -> str:
-    """``modulepreload`` links to Streamlit's chart module (plotly.js, about 4.7 MB) and the
-    modules it imports: the browser fetches them while the server still computes the view,
-    instead of one after another once the first chart arrives (the larger part of a cold open
-    on a busy machine; the browser preloads no module's imports by itself). The file names are
-    the installed Streamlit's; the links are relative like the page's own scripts."""
+    """A ``modulepreload`` link to Streamlit's chart module (plotly.js, about 4.7 MB): the
+    browser fetches and compiles it while the server still computes the view, instead of after
+    the first chart arrives (the larger part of a cold open on a busy machine). The file name
+    is the installed Streamlit's; the link is relative like the page's own scripts."""
     js = Path(st.__file__).resolve().parent / "static" / "static" / "js"
-    todo = [p.name for p in sorted(js.glob("PlotlyChart.*.js"))[:1]]
-    names: list[str] = []
-    while todo:  # the static imports (``import ... from "./x.js"``, at the top), transitively
-        name = todo.pop()
-        if name in names or name.startswith("index.") or not (js / name).is_file():
-            continue  # index.*: the page's own, already loaded
-        names.append(name)
-        with open(js / name, encoding="utf-8", errors="replace") as f:
-            todo += re.findall(r'(?:from|import)\s*"\./([\w.-]+\.js)"', f.read(16_384))
-    return "".join(f"<link rel='modulepreload' href='./static/js/{n}'>" for n in names)
+    return "".join(f"<link rel='modulepreload' href='./static/js/{p.name}'>"
+                   for p in sorted(js.glob("PlotlyChart.*.js"))[:1])
 
 
 st.set_page_config(page_title="Unanimity", page_icon=":material/balance:", layout="wide",
@@ -71,8 +60,8 @@ st.markdown(
     [data-testid="stApp"][data-test-script-state="running"] .unanimity-loading,
     [data-testid="stMain"]:has([data-testid="stSkeleton"]) .unanimity-loading,
     [data-testid="stMain"]:has(.st-key-unanimity_below) .unanimity-loading {display: flex;}
-    /* the hidden elements of dashboard/ui.py (BELOW_KEY, run_start) */
-    .st-key-unanimity_chart_code, .st-key-unanimity_below {display: none;}
+    /* the hidden element of dashboard/ui.py (BELOW_KEY) */
+    .st-key-unanimity_below {display: none;}
     [data-testid="stMain"]:not(:has(h1)) .unanimity-loading {animation-delay: 0s;}
     .unanimity-spinner {width: 1.3rem; height: 1.3rem; border-radius: 50%;
         border: 3px solid #D6E4F0; border-top-color: #0072B2;

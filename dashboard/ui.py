@@ -54,27 +54,10 @@ _FIRST_CHART = st.components.v2.component(
 )
 
 
-#: evaluates the chart module (plotly.js) that the page's ``modulepreload`` link has fetched, while
-#: the server still computes the first view: Streamlit imports it only once the first chart
-#: arrives, and its evaluation then delays that chart (the same address, so the same module)
-_CHART_CODE = st.components.v2.component(
-    "unanimity_chart_code",
-    js="""export default function () {
-  const link = document.querySelector("link[rel='modulepreload'][href*='PlotlyChart.']");
-  if (link && !window.unanimityChartCode) {
-    window.unanimityChartCode = import(link.href).catch(() => null);
-  }
-}""",
-)
-
-
 def run_start() -> None:
     """Called first by every run (dashboard/app.py): forgets the last run's notices
-    (:func:`say_once`) and starts evaluating the chart module in the browser
-    (:data:`_CHART_CODE`, a hidden element of the sidebar)."""
+    (:func:`say_once`)."""
     _RUN.said = False
-    with st.sidebar:
-        _CHART_CODE(key="unanimity_chart_code", height=0)
 
 
 def say_once(key: str, token: str) -> bool:
