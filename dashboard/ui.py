@@ -21,8 +21,8 @@ if TYPE_CHECKING:  # the data layer loads after the page's first paint
     from dashboard.data.view import Settings
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system",
-           "page_figures_start", "page_figures_download", "below_first_chart", "BELOW_KEY",
-           "run_start", "say_once"]
+           "page_figures_start", "page_figures_download", "table_height", "below_first_chart",
+           "BELOW_KEY", "run_start", "say_once"]
 
 _LOG = logging.getLogger("unanimity.dashboard")
 #: the figures the current script run has drawn and the sidebar slot of their download (each
@@ -91,6 +91,17 @@ def below_first_chart(after_chart: bool) -> bool:
         return True
     _FIRST_CHART(key=BELOW_KEY, height=0, on_drawn_change=_drawn)
     return bool(st.session_state.get(_DRAWN))
+
+
+#: a data grid's row and header height in pixels, and its borders
+ROW_PX, BORDER_PX = 35, 3
+
+
+def table_height(n_rows: int, cap: int) -> int:
+    """Height of an ``st.dataframe`` that shows ``n_rows`` rows without a scroll bar, at most
+    ``cap`` pixels: the header and one row per data row (one for an empty table, where the grid
+    writes "empty"; shorter, it would draw over the text below it)."""
+    return min(ROW_PX * (max(n_rows, 1) + 1) + BORDER_PX, cap)
 
 
 def header(title: str, question: str) -> None:
