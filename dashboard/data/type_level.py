@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.data import warm
+from dashboard.data import disk_cache, warm
 from dashboard.data.sources import typelevel_key
 from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS
 
@@ -24,14 +24,13 @@ def _key(campaign) -> str:
 
 @st.cache_data(show_spinner="Scoring token- and type-level measures ...")
 def _scores(_campaign, key: str, missing: str) -> pd.DataFrame:
-    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
-
-    # the bundled campaign's table is computed by the warm-up (dashboard/data/warm.py)
+    # the bundled campaign's table is computed by the warm-up (dashboard/data/warm.py); a
+    # campaign folder's is kept on disk between servers (dashboard/data/disk_cache.py)
     pre = warm.take(typelevel_key(_campaign.source, _campaign.name, len(_campaign.systems),
                                   missing))
     if pre is not None:
         return pre
-    return evaluate(_campaign, list(TOKEN_METRICS + TYPE_METRICS), missing=missing)
+    return disk_cache.scores(_campaign, TOKEN_METRICS + TYPE_METRICS, missing)
 
 
 def scores_for(campaign, missing: str = "penalize") -> pd.DataFrame:

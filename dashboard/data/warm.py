@@ -145,9 +145,12 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
         _LOG.debug("warm-up failed", exc_info=True)
 
 
-def _later_jobs(src, campaign, offers_ud: bool) -> list[tuple[tuple, str, list[str]]]:
-    """``(cache key, campaign path, metric names)`` of the slow warm-up: the next two metric
-    pairs of the served campaign, and the Type level page's table of the bundled UD campaign."""
+def _later_jobs(src, campaign, offers_ud: bool) -> list[tuple[tuple, str, list[str], bool]]:
+    """``(cache key, campaign path, metric names, kept on disk)`` of the slow warm-up: the next
+    two metric pairs of the served campaign, and the Type level page's table of the bundled UD
+    campaign (kept between servers by :mod:`dashboard.data.disk_cache`: when it is there, it is
+    published at once instead)."""
+    from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from dashboard.data.sources import UD_PATH, campaign_key, scores_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
@@ -155,12 +158,17 @@ def _later_jobs(src, campaign, offers_ud: bool) -> list[tuple[tuple, str, list[s
     jobs = []
     if campaign.has_clusterings and src.testbeds is None:
         for pair in list(default_metric_pairs(campaign).values())[1:3]:
-            jobs.append((scores_key(src, False, tuple(pair)), src.path, list(pair)))
+            jobs.append((scores_key(src, False, tuple(pair)), src.path, list(pair), False))
     if offers_ud:
         ud = take(campaign_key(ud_source()))
         if ud is not None:
-            jobs.append((typelevel_key(ud.source, ud.name, len(ud.systems), "penalize"),
-                         str(UD_PATH), list(TOKEN_METRICS + TYPE_METRICS)))
+            key = typelevel_key(ud.source, ud.name, len(ud.systems), "penalize")
+            names = list(TOKEN_METRICS + TYPE_METRICS)
+            kept = disk_cache.stored(ud, names, "penalize")
+            if kept is not None:
+                submit(key, lambda: kept)
+            else:
+                jobs.append((key, str(UD_PATH), names, True))
     return jobs
 
 
@@ -173,14 +181,14 @@ def _later(src, campaign, offers_ud: bool) -> None:
         return
     futures = []
     with _lock:
-        for key, _, _ in jobs:
+        for key, *_ in jobs:
             if key not in _futures:
                 _futures[key] = Future()
                 _optional.add(key)
             futures.append(_futures[key])
     with tempfile.TemporaryDirectory(prefix="unanimity-warm-") as tmp:
         spec = Path(tmp) / "jobs.pkl"
-        spec.write_bytes(pickle.dumps([(p, names) for _, p, names in jobs]))
+        spec.write_bytes(pickle.dumps([(p, names, disk) for _, p, names, disk in jobs]))
         proc = subprocess.Popen([sys.executable, "-m", "dashboard.data.warm", tmp],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for i, fut in enumerate(futures):
@@ -202,6 +210,7 @@ def _child(tmp: str) -> None:
     import ctypes  # noqa: PLC0415 - deferred: the child process only
     import signal  # noqa: PLC0415 - deferred: the child process only
 
+    from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: the child process only
     from metrics.io import load  # noqa: PLC0415 - deferred: the child process only
     from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: the child process only
 
@@ -211,12 +220,13 @@ def _child(tmp: str) -> None:
         pass
     os.nice(19)
     campaigns: dict[str, Any] = {}
-    for i, (path, names) in enumerate(pickle.loads((Path(tmp) / "jobs.pkl").read_bytes())):
+    for i, (path, names, disk) in enumerate(pickle.loads((Path(tmp) / "jobs.pkl").read_bytes())):
         if path not in campaigns:
             campaigns[path] = load(path)
         out = Path(tmp) / f"{i}.pkl"
-        out.with_suffix(".tmp").write_bytes(pickle.dumps(
-            evaluate(campaigns[path], names, missing="penalize")))
+        frame = (disk_cache.scores(campaigns[path], names, "penalize") if disk
+                 else evaluate(campaigns[path], names, missing="penalize"))
+        out.with_suffix(".tmp").write_bytes(pickle.dumps(frame))
         out.with_suffix(".tmp").rename(out)
 
 

@@ -1,0 +1,142 @@
+"""The on-disk cache of slow score tables (dashboard/data/disk_cache.py): a stored table equals a
+fresh computation, and a changed campaign file, metric list, policy or code makes a new one."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dashboard.data import disk_cache
+from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS
+from metrics.io import load
+from metrics.measures.scoring import evaluate
+
+NAMES = list(TOKEN_METRICS + TYPE_METRICS)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("UNANIMITY_CACHE_DIR", str(folder))
+    return folder
+
+
+GOLD = """# sent_id = email-a-1
+1\tI\tI\tPRON\tPRP\t_\t2\tnsubj\t_\t_
+2\tgo\tgo\tVERB\tVB\t_\t0\troot\t_\t_
+3\thome\thome\tNOUN\tNN\t_\t2\tobj\t_\t_
+4\tnow\tnow\tADV\tRB\t_\t2\tadvmod\t_\t_
+
+# sent_id = reviews-b-1
+1\tGo\tgo\tVERB\tVB\t_\t0\troot\t_\t_
+2\thome\thome\tNOUN\tNN\t_\t1\tobj\t_\t_
+3\tI\tI\tPRON\tPRP\t_\t1\tnsubj\t_\t_
+4\tgo\tgo\tVERB\tVB\t_\t1\tconj\t_\t_
+
+"""
+TOKENS = [["I", "go", "home", "now"], ["Go", "home", "I", "go"]]
+
+
+def _run(clusters: list[list[int]]) -> str:
+    return "\n".join("\n".join(f"{w}\t{c}" for w, c in zip(ws, cs, strict=True)) + "\n"
+                     for ws, cs in zip(TOKENS, clusters, strict=True))
+
+
+@pytest.fixture
+def small(tmp_path) -> Path:
+    """A token tagging campaign of two runs on two topics (the tests edit its files)."""
+    camp = tmp_path / "camp"
+    (camp / "runs").mkdir(parents=True)
+    (camp / "gold.conllu").write_text(GOLD, encoding="utf-8")
+    (camp / "runs" / "a.tsv").write_text(_run([[1, 2, 3, 3], [2, 3, 1, 2]]), encoding="utf-8")
+    (camp / "runs" / "b.tsv").write_text(_run([[1, 1, 2, 2], [1, 2, 1, 1]]), encoding="utf-8")
+    return camp
+
+
+class Counting:
+    """``evaluate``, counting its calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, campaign, names, missing):
+        self.calls += 1
+        return evaluate(campaign, names, missing=missing)
+
+
+def test_stored_table_equals_a_fresh_computation(cache, small):
+    camp = load(small)
+    count = Counting()
+    first = disk_cache.scores(camp, NAMES, "penalize", count)
+    assert count.calls == 1 and len(list(cache.glob("scores-*.parquet"))) == 1
+    assert disk_cache.stored(camp, NAMES, "penalize") is not None
+    again = disk_cache.scores(load(small), NAMES, "penalize", count)  # a new server
+    assert count.calls == 1  # read, not computed
+    fresh = evaluate(load(small), NAMES, missing="penalize")
+    pd.testing.assert_frame_equal(again, fresh)
+    pd.testing.assert_frame_equal(first, fresh)
+    assert set(fresh["metric"]) == set(NAMES) and fresh["value"].notna().all()
+
+
+def test_an_edited_campaign_file_makes_a_new_table(cache, small):
+    count = Counting()
+    before = disk_cache.scores(load(small), NAMES, "penalize", count)
+    runs = sorted((small / "runs").iterdir())
+    shutil.copy(runs[0], runs[1])  # the second run becomes the first
+    after = disk_cache.scores(load(small), NAMES, "penalize", count)
+    assert count.calls == 2
+    pd.testing.assert_frame_equal(after, evaluate(load(small), NAMES, missing="penalize"))
+    a, b = (after[after["system"] == s]["value"].to_numpy() for s in pd.unique(after["system"]))
+    assert (a == b).all() and not before["value"].equals(after["value"])
+    # a new file in the folder, another policy or metric list, other code: each a new table
+    (small / "README.md").write_text("notes", encoding="utf-8")
+    for names, missing in ((NAMES, "penalize"), (NAMES, "singleton"), (NAMES[:3], "penalize")):
+        disk_cache.scores(load(small), names, missing, count)
+    assert count.calls == 5
+
+
+def test_other_code_makes_a_new_table(cache, small, monkeypatch):
+    camp = load(small)
+    count = Counting()
+    disk_cache.scores(camp, NAMES[:2], "penalize", count)
+    monkeypatch.setattr(disk_cache, "code_version", lambda: "another version")
+    assert disk_cache.stored(camp, NAMES[:2], "penalize") is None
+    disk_cache.scores(camp, NAMES[:2], "penalize", count)
+    assert count.calls == 2
+
+
+def test_a_damaged_file_is_computed_again(cache, small):
+    camp = load(small)
+    count = Counting()
+    disk_cache.scores(camp, NAMES[:2], "penalize", count)
+    (path,) = cache.glob("scores-*.parquet")
+    path.write_bytes(b"not parquet")
+    assert disk_cache.stored(camp, NAMES[:2], "penalize") is None
+    out = disk_cache.scores(camp, NAMES[:2], "penalize", count)
+    assert count.calls == 2
+    pd.testing.assert_frame_equal(out, evaluate(camp, NAMES[:2], missing="penalize"))
+    assert disk_cache.stored(camp, NAMES[:2], "penalize") is not None  # written again
+
+
+def test_off_and_unwritable(small, tmp_path, monkeypatch):
+    camp = load(small)
+    count = Counting()
+    monkeypatch.setenv("UNANIMITY_CACHE_DIR", "off")
+    disk_cache.scores(camp, NAMES[:2], "penalize", count)
+    assert disk_cache.stored(camp, NAMES[:2], "penalize") is None
+    blocker = tmp_path / "a file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("UNANIMITY_CACHE_DIR", str(blocker / "cache"))  # cannot be created
+    out = disk_cache.scores(camp, NAMES[:2], "penalize", count)
+    assert count.calls == 2
+    pd.testing.assert_frame_equal(out, evaluate(camp, NAMES[:2], missing="penalize"))
+
+
+def test_a_campaign_not_read_from_a_folder_is_not_kept(cache, small):
+    camp = load(small)
+    camp.source = str(small / "gold.conllu.gz")
+    disk_cache.scores(camp, NAMES[:2], "penalize", Counting())
+    assert not cache.exists() or not list(cache.iterdir())
