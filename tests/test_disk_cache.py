@@ -140,3 +140,19 @@ def test_a_campaign_not_read_from_a_folder_is_not_kept(cache, small):
     camp.source = str(small / "gold.conllu.gz")
     disk_cache.scores(camp, NAMES[:2], "penalize", Counting())
     assert not cache.exists() or not list(cache.iterdir())
+
+
+def test_the_warm_start_publishes_a_stored_type_level_table(monkeypatch):
+    """A stored table of the bundled UD campaign is published at once, not computed again."""
+    from dashboard.data import warm  # noqa: PLC0415 - the warm start's own jobs
+    from dashboard.data.sources import UD_PATH, campaign_key, typelevel_key, ud_source  # noqa: PLC0415
+
+    ud = warm.submit(campaign_key(ud_source()), load, str(UD_PATH)).result()
+    table = pd.DataFrame({"system": ["a"], "topic": ["t"], "metric": ["nvi"], "value": [0.5]})
+    asked = []
+    monkeypatch.setattr(disk_cache, "stored",
+                        lambda c, names, missing: asked.append((c, tuple(names))) or table)
+    jobs = warm._later_jobs(ud_source(), ud, offers_ud=True)  # noqa: SLF001
+    assert [job[0][0] for job in jobs] == ["scores", "scores"]  # its next two pairs only
+    assert asked == [(ud, tuple(NAMES))]
+    assert warm.take(typelevel_key(ud.source, ud.name, len(ud.systems), "penalize")) is table

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -35,6 +36,7 @@ from dashboard.data.sources import (
     campaign_key,
     comparison_key,
     comparison_testbeds,
+    ir_group,
     scores_key,
     table_key,
 )
@@ -165,8 +167,22 @@ def score_table(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> 
     if not c.has_clusterings:
         t = c.scores
         return t[t["metric"].isin(metric_names)].reset_index(drop=True)
-    return _evaluate(src.cid, src.path, src.runs, bool(baselines), tuple(metric_names),
-                     src.testbeds)
+    names = tuple(metric_names)
+    group = ir_group(metric_pairs(src), names) if getattr(c, "tail", False) else None
+    if group is None:
+        return _evaluate(src.cid, src.path, src.runs, bool(baselines), names, src.testbeds)
+    return _rows_of(_evaluate(src.cid, src.path, src.runs, bool(baselines), group,
+                              src.testbeds), names)
+
+
+def _rows_of(frame: pd.DataFrame, names: tuple[str, ...]) -> pd.DataFrame:
+    """The rows of ``names`` of a table of ``evaluate`` on more metrics, exactly as ``evaluate``
+    on ``names`` gives them: ordered by system, topic, then metric in the order of ``names``
+    (``evaluate`` writes one block of rows per system and topic)."""
+    keep = frame[frame["metric"].isin(names)]
+    pos = keep["metric"].map({m: i for i, m in enumerate(names)}).to_numpy()
+    block = np.arange(len(keep)) // len(names)
+    return keep.iloc[np.lexsort((pos, block))].reset_index(drop=True)
 
 
 @dataclass(frozen=True)

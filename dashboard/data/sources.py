@@ -25,7 +25,7 @@ __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "s
            "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
            "comparison_key", "typelevel_key", "ud_source", "demo_source", "cli_testbeds",
-           "path_source"]
+           "path_source", "ir_group"]
 
 DEMO_PATH = campaign_path("replab2013")  # demo_data/, in a checkout or in the installed package
 DEMO_KEY = "replab2013"
@@ -175,6 +175,22 @@ def campaign_key(src: Source) -> tuple:
 def scores_key(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> tuple:
     """Key of a campaign's score table on ``metric_names``."""
     return ("scores", src.cid, src.path, tuple(src.runs), bool(baselines), tuple(metric_names))
+
+
+def ir_group(pairs: dict[str, tuple[str, str]], names: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The IR measures (``ir_measures``') of every offered metric pair after the first, in the
+    pairs' order, when ``names`` are all among them and the group has more: their score table is
+    computed in one pass (one conversion of the runs, one ``ir_measures`` call) and each pair
+    read from it, so that changing the pair only reads. None otherwise. The one rule of
+    :mod:`dashboard.data.live` and of the warm start."""
+    from metrics.measures.registry import is_ir_measure, parse_metric  # noqa: PLC0415 - deferred: the registry loads after the page's first paint
+
+    group: list[str] = []
+    for pair in list(pairs.values())[1:]:
+        group += [m for m in pair if m not in group and is_ir_measure(parse_metric(m))]
+    if not names or not set(names) <= set(group) or len(names) >= len(group):
+        return None
+    return tuple(group)
 
 
 def table_key(src: Source, baselines: bool, precision: str, recall: str,

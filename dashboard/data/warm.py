@@ -33,6 +33,15 @@ _LOG = logging.getLogger("unanimity.dashboard")
 _lock = threading.Lock()
 _futures: dict[tuple, Future] = {}
 _optional: set[tuple] = set()  # the keys of the child process (:func:`_later`)
+_T0 = time.perf_counter()
+
+
+def _note(what: str) -> None:
+    """With ``UNANIMITY_TIMING`` set, log when a warm-up result is ready (seconds since the
+    server started), beside the page runs' times of ``dashboard/app.py``."""
+    if os.environ.get("UNANIMITY_TIMING"):
+        print(f"[unanimity] warm {what} at {time.perf_counter() - _T0:.3f}s", file=sys.stderr,
+              flush=True)
 
 
 def submit(key: tuple, fn, *args) -> Future:
@@ -47,6 +56,7 @@ def submit(key: tuple, fn, *args) -> Future:
         fut.set_result(fn(*args))
     except BaseException as exc:  # noqa: BLE001 - the session recomputes and reports it
         fut.set_exception(exc)
+    _note(str(key[0]))
     return fut
 
 
@@ -147,28 +157,40 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
 
 def _later_jobs(src, campaign, offers_ud: bool) -> list[tuple[tuple, str, list[str], bool]]:
     """``(cache key, campaign path, metric names, kept on disk)`` of the slow warm-up: the next
-    two metric pairs of the served campaign, and the Type level page's table of the bundled UD
-    campaign (kept between servers by :mod:`dashboard.data.disk_cache`: when it is there, it is
-    published at once instead)."""
+    two metric pairs of the served campaign (of a ranking campaign: the IR measures of all its
+    pairs, :func:`dashboard.data.sources.ir_group`), and the Type level page's table of the
+    bundled UD campaign (kept between servers by :mod:`dashboard.data.disk_cache`: when it is
+    there, it is published at once instead)."""
     from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: imported by the warm-up thread
-    from dashboard.data.sources import UD_PATH, campaign_key, scores_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import (  # noqa: PLC0415 - deferred: imported by the warm-up thread
+        UD_PATH,
+        campaign_key,
+        ir_group,
+        scores_key,
+        typelevel_key,
+        ud_source,
+    )
     from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
-    jobs = []
+    jobs: list[tuple[tuple, str, list[str], bool]] = []
     if campaign.has_clusterings and src.testbeds is None:
-        for pair in list(default_metric_pairs(campaign).values())[1:3]:
-            jobs.append((scores_key(src, False, tuple(pair)), src.path, list(pair), False))
+        pairs = default_metric_pairs(campaign)
+        rest = [tuple(p) for p in list(pairs.values())[1:3]]
+        # a ranking campaign's IR measures: one table of all (dashboard.data.live.score_table)
+        group = ir_group(pairs, rest[0]) if rest and campaign.tail else None
+        for names in [group] if group else rest:
+            jobs.append((scores_key(src, False, names), src.path, list(names), False))
     if offers_ud:
         ud = take(campaign_key(ud_source()))
         if ud is not None:
             key = typelevel_key(ud.source, ud.name, len(ud.systems), "penalize")
-            names = list(TOKEN_METRICS + TYPE_METRICS)
-            kept = disk_cache.stored(ud, names, "penalize")
+            tl = list(TOKEN_METRICS + TYPE_METRICS)
+            kept = disk_cache.stored(ud, tl, "penalize")
             if kept is not None:
                 submit(key, lambda: kept)
             else:
-                jobs.append((key, str(UD_PATH), names, True))
+                jobs.append((key, str(UD_PATH), tl, True))
     return jobs
 
 
@@ -199,6 +221,7 @@ def _later(src, campaign, offers_ud: bool) -> None:
                 continue
             if out.exists():
                 fut.set_result(pickle.loads(out.read_bytes()))
+                _note(f"{jobs[i][0][0]} (child)")
             else:
                 fut.set_exception(RuntimeError("the warm-up process stopped"))
         proc.wait()

@@ -1,0 +1,75 @@
+"""A ranking campaign's IR measures scored in one pass (dashboard/data/sources.py ``ir_group``,
+dashboard/data/live.py ``score_table``): each pair read from the group's table equals
+``evaluate`` on the pair alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dashboard.data import live
+from dashboard.data.sources import ir_group, path_source
+from metrics.io import load
+from metrics.measures.registry import default_metric_pairs
+from metrics.measures.scoring import evaluate
+
+TREC = Path(__file__).resolve().parent / "data" / "trec_small"
+
+
+@pytest.fixture(scope="module")
+def trec():
+    return load(TREC)
+
+
+def test_the_group_is_the_ir_measures_of_the_later_pairs(trec):
+    pairs = default_metric_pairs(trec)
+    group = ("P@10", "R@10", "nDCG@10", "AP")
+    assert ir_group(pairs, ("P@10", "R@10")) == group
+    assert ir_group(pairs, ("AP", "P@10")) == group  # any of them, in any order
+    assert ir_group(pairs, ("reliability", "sensitivity")) is None  # the first pair: not IR
+    assert ir_group(pairs, ("P@10", "reliability")) is None
+    assert ir_group(pairs, group) is None  # already the whole group
+    assert ir_group(pairs, ()) is None
+    assert ir_group({"BCubed P/R": ("bcubed_precision", "bcubed_recall"),
+                     "Purity": ("purity", "inverse_purity")}, ("purity", "inverse_purity")) is None
+
+
+@pytest.mark.parametrize("names", [("P@10", "R@10"), ("nDCG@10", "AP"), ("R@10", "P@10"),
+                                   ("AP",), ("AP", "nDCG@10", "P@10")])
+def test_rows_of_the_group_equal_a_fresh_evaluation(trec, names):
+    group = ir_group(default_metric_pairs(trec), names)
+    whole = evaluate(trec, list(group), missing="penalize")
+    pd.testing.assert_frame_equal(live._rows_of(whole, names),  # noqa: SLF001
+                                  evaluate(trec, list(names), missing="penalize"))
+
+
+def test_score_table_reads_the_pair_from_the_group(trec, monkeypatch):
+    import metrics.measures.scoring as scoring  # noqa: PLC0415 - patched below
+
+    asked = []
+
+    def counting(campaign, names, **kw):
+        asked.append(tuple(names))
+        return evaluate(campaign, names, **kw)
+
+    monkeypatch.setattr(scoring, "evaluate", counting)
+    live._evaluate.clear()  # noqa: SLF001
+    src = path_source(TREC, "cli", "trec_small")
+    for pair in (("P@10", "R@10"), ("nDCG@10", "AP"), ("R@10", "P@10")):
+        pd.testing.assert_frame_equal(live.score_table(src, False, pair),
+                                      evaluate(trec, list(pair), missing="penalize"))
+    assert asked == [("P@10", "R@10", "nDCG@10", "AP")]  # one pass, then reads
+    live.score_table(src, False, ("reliability", "sensitivity"))
+    assert asked[1:] == [("reliability", "sensitivity")]  # not an IR pair: on its own
+
+
+def test_warm_start_scores_the_group_under_the_key_the_page_reads(trec):
+    from dashboard.data import warm  # noqa: PLC0415 - the warm start's own jobs
+    from dashboard.data.sources import demo_source, scores_key  # noqa: PLC0415
+
+    src = demo_source(TREC)
+    jobs = warm._later_jobs(src, trec, offers_ud=False)  # noqa: SLF001
+    group = ("P@10", "R@10", "nDCG@10", "AP")
+    assert jobs == [(scores_key(src, False, group), src.path, list(group), False)]
