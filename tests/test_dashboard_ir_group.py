@@ -70,6 +70,9 @@ def test_warm_start_scores_the_group_under_the_key_the_page_reads(trec):
     from dashboard.data.sources import demo_source, scores_key  # noqa: PLC0415
 
     src = demo_source(TREC)
-    jobs = warm._later_jobs(src, trec, offers_ud=False)  # noqa: SLF001
+    jobs = warm._pair_jobs(src, trec)  # noqa: SLF001
     group = ("P@10", "R@10", "nDCG@10", "AP")
     assert jobs == [(scores_key(src, False, group), src.path, list(group), False)]
+    warm._later(jobs)  # noqa: SLF001 - the low-priority child process computes it
+    pd.testing.assert_frame_equal(warm.take(jobs[0][0]),
+                                  evaluate(trec, list(group), missing="penalize"))

@@ -152,7 +152,6 @@ def test_the_warm_start_publishes_a_stored_type_level_table(monkeypatch):
     asked = []
     monkeypatch.setattr(disk_cache, "stored",
                         lambda c, names, missing: asked.append((c, tuple(names))) or table)
-    jobs = warm._later_jobs(ud_source(), ud, offers_ud=True)  # noqa: SLF001
-    assert [job[0][0] for job in jobs] == ["scores", "scores"]  # its next two pairs only
+    assert warm._ud_jobs() == []  # noqa: SLF001 - nothing left to compute
     assert asked == [(ud, tuple(NAMES))]
     assert warm.take(typelevel_key(ud.source, ud.name, len(ud.systems), "penalize")) is table

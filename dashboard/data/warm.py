@@ -133,8 +133,9 @@ def _pair_and_core(src, campaign) -> None:
 def _warm(path: str | None, testbeds: str | None = None, later: bool = False) -> None:
     """Load the campaign at ``path`` (None: the bundled one), score its first pair and compute
     its comparison core; then the bundled UD English EWT campaign the same way (when the
-    selector offers it); with ``later``, the slow rest in a low-priority child process
-    (:func:`_later`)."""
+    selector offers it); with ``later``, the slow rest in low-priority child processes
+    (:func:`_later`): the served campaign's as soon as it is loaded (on a second core it is
+    ready before the user changes the pair), UD's Type level table once UD is loaded."""
     try:
         from dashboard.data.sources import UD_PATH, campaign_key, demo_source, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.io import load  # noqa: PLC0415 - deferred: imported by the warm-up thread
@@ -143,62 +144,63 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
         src = demo_source(Path(path) if path else None, testbeds)
         campaign = submit(campaign_key(src), lambda: load(
             src.path, testbeds=testbeds_option(src.testbeds))).result()
+        if later:
+            threading.Thread(target=_later_or_log, args=(_pair_jobs(src, campaign),),
+                             name="unanimity-warm-later", daemon=True).start()
         if campaign.has_clusterings:
             _pair_and_core(src, campaign)
         offers_ud = UD_PATH.is_dir() and Path(src.path).resolve() != UD_PATH.resolve()
         if offers_ud:
             ud = ud_source()
             _pair_and_core(ud, submit(campaign_key(ud), load, ud.path).result())
-        if later:
-            _later(src, campaign, offers_ud)
+            if later:
+                _later(_ud_jobs())
     except Exception:  # noqa: BLE001 - a warm-up failure only costs time
         _LOG.debug("warm-up failed", exc_info=True)
 
 
-def _later_jobs(src, campaign, offers_ud: bool) -> list[tuple[tuple, str, list[str], bool]]:
-    """``(cache key, campaign path, metric names, kept on disk)`` of the slow warm-up: the next
-    two metric pairs of the served campaign (of a ranking campaign: the IR measures of all its
-    pairs, :func:`dashboard.data.sources.ir_group`), and the Type level page's table of the
-    bundled UD campaign (kept between servers by :mod:`dashboard.data.disk_cache`: when it is
-    there, it is published at once instead)."""
-    from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: imported by the warm-up thread
-    from dashboard.data.sources import (  # noqa: PLC0415 - deferred: imported by the warm-up thread
-        UD_PATH,
-        campaign_key,
-        ir_group,
-        scores_key,
-        typelevel_key,
-        ud_source,
-    )
-    from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
+def _pair_jobs(src, campaign) -> list[tuple[tuple, str, list[str], bool]]:
+    """``(cache key, campaign path, metric names, kept on disk)`` of the slow warm-up of the
+    served campaign: its next two metric pairs (of a ranking campaign: the IR measures of all its
+    pairs in one table, :func:`dashboard.data.sources.ir_group`)."""
+    from dashboard.data.sources import ir_group, scores_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
-    jobs: list[tuple[tuple, str, list[str], bool]] = []
-    if campaign.has_clusterings and src.testbeds is None:
-        pairs = default_metric_pairs(campaign)
-        rest = [tuple(p) for p in list(pairs.values())[1:3]]
-        # a ranking campaign's IR measures: one table of all (dashboard.data.live.score_table)
-        group = ir_group(pairs, rest[0]) if rest and campaign.tail else None
-        for names in [group] if group else rest:
-            jobs.append((scores_key(src, False, names), src.path, list(names), False))
-    if offers_ud:
-        ud = take(campaign_key(ud_source()))
-        if ud is not None:
-            key = typelevel_key(ud.source, ud.name, len(ud.systems), "penalize")
-            tl = list(TOKEN_METRICS + TYPE_METRICS)
-            kept = disk_cache.stored(ud, tl, "penalize")
-            if kept is not None:
-                submit(key, lambda: kept)
-            else:
-                jobs.append((key, str(UD_PATH), tl, True))
-    return jobs
+    if not campaign.has_clusterings or src.testbeds is not None:
+        return []
+    pairs = default_metric_pairs(campaign)
+    rest = [tuple(p) for p in list(pairs.values())[1:3]]
+    # a ranking campaign's IR measures: one table of all (dashboard.data.live.score_table)
+    group = ir_group(pairs, rest[0]) if rest and campaign.tail else None
+    return [(scores_key(src, False, names), src.path, list(names), False)
+            for names in ([group] if group else rest)]
 
 
-def _later(src, campaign, offers_ud: bool) -> None:
-    """Compute :func:`_later_jobs` in a child process at the lowest CPU priority (it does not
-    hold this server's interpreter while sessions run), publishing each result as it comes;
-    a session that asks before it is there computes it itself (:func:`take`)."""
-    jobs = _later_jobs(src, campaign, offers_ud)
+def _ud_jobs() -> list[tuple[tuple, str, list[str], bool]]:
+    """The job of the Type level page's table of the bundled UD campaign (as
+    :func:`_pair_jobs`), kept between servers by :mod:`dashboard.data.disk_cache`: when it is
+    there, it is published at once and no job is left."""
+    from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import UD_PATH, campaign_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+    ud = take(campaign_key(ud_source()))
+    if ud is None:
+        return []
+    key = typelevel_key(ud.source, ud.name, len(ud.systems), "penalize")
+    names = list(TOKEN_METRICS + TYPE_METRICS)
+    kept = disk_cache.stored(ud, names, "penalize")
+    if kept is not None:
+        submit(key, lambda: kept)
+        return []
+    return [(key, str(UD_PATH), names, True)]
+
+
+def _later(jobs: list[tuple[tuple, str, list[str], bool]]) -> None:
+    """Compute ``jobs`` (:func:`_pair_jobs`, :func:`_ud_jobs`) in a child process at the lowest
+    CPU priority (it does not hold this server's interpreter while sessions run), publishing
+    each result as it comes; a session that asks before it is there computes it itself
+    (:func:`take`)."""
     if not jobs:
         return
     futures = []
@@ -225,6 +227,14 @@ def _later(src, campaign, offers_ud: bool) -> None:
             else:
                 fut.set_exception(RuntimeError("the warm-up process stopped"))
         proc.wait()
+
+
+def _later_or_log(jobs: list[tuple[tuple, str, list[str], bool]]) -> None:
+    """:func:`_later` in its own thread: a failure only costs time."""
+    try:
+        _later(jobs)
+    except Exception:  # noqa: BLE001 - the sessions compute what is missing
+        _LOG.debug("warm-up child failed", exc_info=True)
 
 
 def _child(tmp: str) -> None:
