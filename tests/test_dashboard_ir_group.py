@@ -10,7 +10,9 @@ import pandas as pd
 import pytest
 
 from dashboard.data import live
-from dashboard.data.sources import ir_group, path_source
+from dashboard.data.sources import comparison_key, ir_group, path_source, rows_of, table_key
+from metrics.analyses import comparison_core
+from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST
 from metrics.io import load
 from metrics.measures.registry import default_metric_pairs
 from metrics.measures.scoring import evaluate
@@ -41,7 +43,7 @@ def test_the_group_is_the_ir_measures_of_the_later_pairs(trec):
 def test_rows_of_the_group_equal_a_fresh_evaluation(trec, names):
     group = ir_group(default_metric_pairs(trec), names)
     whole = evaluate(trec, list(group), missing="penalize")
-    pd.testing.assert_frame_equal(live._rows_of(whole, names),  # noqa: SLF001
+    pd.testing.assert_frame_equal(rows_of(whole, names),
                                   evaluate(trec, list(names), missing="penalize"))
 
 
@@ -73,6 +75,15 @@ def test_warm_start_scores_the_group_under_the_key_the_page_reads(trec):
     jobs = warm._pair_jobs(src, trec)  # noqa: SLF001
     group = ("P@10", "R@10", "nDCG@10", "AP")
     assert jobs == [(scores_key(src, False, group), src.path, list(group), False)]
-    warm._later(jobs)  # noqa: SLF001 - the low-priority child process computes it
+    warm._later_or_log(src, trec)  # noqa: SLF001 - the low-priority child process computes it
     pd.testing.assert_frame_equal(warm.take(jobs[0][0]),
                                   evaluate(trec, list(group), missing="penalize"))
+    # and each pair's comparison core, under the key the page asks for, as a fresh computation
+    for p, r in (("P@10", "R@10"), ("nDCG@10", "AP")):
+        core = warm.take(comparison_key(table_key(src, False, p, r), DEFAULT_TEST,
+                                        DEFAULT_CORRECTION, "macro"))
+        fresh = comparison_core(evaluate(trec, [p, r], missing="penalize"), p, r,
+                                test=DEFAULT_TEST, correction=DEFAULT_CORRECTION,
+                                average="macro", metrics=[p, r])
+        pd.testing.assert_frame_equal(core.pairs, fresh.pairs)
+        assert core.parameters == fresh.parameters

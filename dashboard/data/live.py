@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -37,6 +36,7 @@ from dashboard.data.sources import (
     comparison_key,
     comparison_testbeds,
     ir_group,
+    rows_of,
     scores_key,
     table_key,
 )
@@ -171,18 +171,9 @@ def score_table(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> 
     group = ir_group(metric_pairs(src), names) if getattr(c, "tail", False) else None
     if group is None:
         return _evaluate(src.cid, src.path, src.runs, bool(baselines), names, src.testbeds)
-    return _rows_of(_evaluate(src.cid, src.path, src.runs, bool(baselines), group,
+    return rows_of(_evaluate(src.cid, src.path, src.runs, bool(baselines), group,
                               src.testbeds), names)
 
-
-def _rows_of(frame: pd.DataFrame, names: tuple[str, ...]) -> pd.DataFrame:
-    """The rows of ``names`` of a table of ``evaluate`` on more metrics, exactly as ``evaluate``
-    on ``names`` gives them: ordered by system, topic, then metric in the order of ``names``
-    (``evaluate`` writes one block of rows per system and topic)."""
-    keep = frame[frame["metric"].isin(names)]
-    pos = keep["metric"].map({m: i for i, m in enumerate(names)}).to_numpy()
-    block = np.arange(len(keep)) // len(names)
-    return keep.iloc[np.lexsort((pos, block))].reset_index(drop=True)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "s
            "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
            "comparison_key", "typelevel_key", "ud_source", "demo_source", "cli_testbeds",
-           "path_source", "ir_group"]
+           "path_source", "ir_group", "rows_of"]
 
 DEMO_PATH = campaign_path("replab2013")  # demo_data/, in a checkout or in the installed package
 DEMO_KEY = "replab2013"
@@ -191,6 +191,18 @@ def ir_group(pairs: dict[str, tuple[str, str]], names: tuple[str, ...]) -> tuple
     if not names or not set(names) <= set(group) or len(names) >= len(group):
         return None
     return tuple(group)
+
+
+def rows_of(frame, names: tuple[str, ...]):
+    """The rows of ``names`` of a table of ``evaluate`` on more metrics (the :func:`ir_group`'s),
+    exactly as ``evaluate`` on ``names`` gives them: ordered by system, topic, then metric in the
+    order of ``names`` (``evaluate`` writes one block of rows per system and topic)."""
+    import numpy as np  # noqa: PLC0415 - deferred: loads after the page's first paint
+
+    keep = frame[frame["metric"].isin(names)]
+    pos = keep["metric"].map({m: i for i, m in enumerate(names)}).to_numpy()
+    block = np.arange(len(keep)) // len(names)
+    return keep.iloc[np.lexsort((pos, block))].reset_index(drop=True)
 
 
 def table_key(src: Source, baselines: bool, precision: str, recall: str,

@@ -113,14 +113,36 @@ def _first_pair(campaign) -> tuple[str, str]:
 
 def _pair_and_core(src, campaign) -> None:
     """Score ``campaign`` on its first pair and compute the comparison core (as the session)."""
-    from dashboard.data.sources import comparison_key, comparison_testbeds, scores_key, table_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
-    from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
-    from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import scores_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
     pair = _first_pair(campaign)
     scores = submit(scores_key(src, False, pair), evaluate, campaign, list(pair),
                     "penalize").result()
+    _core(src, campaign, scores, pair)
+
+
+def _later_cores(src, campaign) -> None:
+    """The comparison cores of the pairs :func:`_pair_jobs` scored (read from the published
+    tables; of a ranking campaign, the pairs' rows of its IR measures' table)."""
+    from dashboard.data.sources import ir_group, rows_of, scores_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+    pairs = default_metric_pairs(campaign)
+    for pair in list(pairs.values())[1:3]:
+        group = ir_group(pairs, pair) if campaign.tail else None
+        scores = take(scores_key(src, False, group or pair))
+        if scores is not None:
+            _core(src, campaign, rows_of(scores, pair) if group else scores, pair)
+
+
+def _core(src, campaign, scores, pair: tuple[str, str]) -> None:
+    """The alpha-free comparison core of ``pair`` on ``scores``, under the key and with the
+    defaults of the session's first comparison (:func:`dashboard.data.live.comparison`)."""
+    from dashboard.data.sources import comparison_key, comparison_testbeds, table_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
     beds = comparison_testbeds(campaign.topic_testbeds())
     p, r = pair
     submit(comparison_key(table_key(src, False, p, r), DEFAULT_TEST, DEFAULT_CORRECTION,
@@ -145,7 +167,7 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
         campaign = submit(campaign_key(src), lambda: load(
             src.path, testbeds=testbeds_option(src.testbeds))).result()
         if later:
-            threading.Thread(target=_later_or_log, args=(_pair_jobs(src, campaign),),
+            threading.Thread(target=_later_or_log, args=(src, campaign),
                              name="unanimity-warm-later", daemon=True).start()
         if campaign.has_clusterings:
             _pair_and_core(src, campaign)
@@ -229,10 +251,12 @@ def _later(jobs: list[tuple[tuple, str, list[str], bool]]) -> None:
         proc.wait()
 
 
-def _later_or_log(jobs: list[tuple[tuple, str, list[str], bool]]) -> None:
-    """:func:`_later` in its own thread: a failure only costs time."""
+def _later_or_log(src, campaign) -> None:
+    """:func:`_later` of :func:`_pair_jobs`, then :func:`_later_cores`, in their own thread: a
+    failure only costs time."""
     try:
-        _later(jobs)
+        _later(_pair_jobs(src, campaign))
+        _later_cores(src, campaign)
     except Exception:  # noqa: BLE001 - the sessions compute what is missing
         _LOG.debug("warm-up child failed", exc_info=True)
 
