@@ -67,14 +67,16 @@ def test_score_table_reads_the_pair_from_the_group(trec, monkeypatch):
     assert asked[1:] == [("reliability", "sensitivity")]  # not an IR pair: on its own
 
 
-def test_warm_start_scores_the_group_under_the_key_the_page_reads(trec):
+def test_warm_start_scores_the_group_under_the_key_the_page_reads(trec, monkeypatch):
     from dashboard.data import warm  # noqa: PLC0415 - the warm start's own jobs
     from dashboard.data.sources import demo_source, scores_key  # noqa: PLC0415
 
+    monkeypatch.setattr(warm, "_futures", {})  # this test's own warm start
+    monkeypatch.setattr(warm, "_optional", set())
     src = demo_source(TREC)
     jobs = warm._pair_jobs(src, trec)  # noqa: SLF001
     group = ("P@10", "R@10", "nDCG@10", "AP")
-    assert jobs == [(scores_key(src, False, group), src.path, list(group), False)]
+    assert jobs == [(scores_key(src, False, group), src.path, "scores", list(group))]
     warm._later_or_log(src, trec)  # noqa: SLF001 - the low-priority child process computes it
     pd.testing.assert_frame_equal(warm.take(jobs[0][0]),
                                   evaluate(trec, list(group), missing="penalize"))

@@ -145,13 +145,25 @@ def test_a_campaign_not_read_from_a_folder_is_not_kept(cache, small):
 def test_the_warm_start_publishes_a_stored_type_level_table(monkeypatch):
     """A stored table of the bundled UD campaign is published at once, not computed again."""
     from dashboard.data import warm  # noqa: PLC0415 - the warm start's own jobs
-    from dashboard.data.sources import UD_PATH, campaign_key, typelevel_key, ud_source  # noqa: PLC0415
+    from dashboard.data.sources import UD_PATH, campaign_key, mapping_key, typelevel_key, ud_source  # noqa: PLC0415
+    from metrics.measures.typelevel.type_entries import type_mappings  # noqa: PLC0415
 
+    monkeypatch.setattr(warm, "_futures", {})  # this test's own warm start
+    monkeypatch.setattr(warm, "_optional", set())
     ud = warm.submit(campaign_key(ud_source()), load, str(UD_PATH)).result()
     table = pd.DataFrame({"system": ["a"], "topic": ["t"], "metric": ["nvi"], "value": [0.5]})
     asked = []
     monkeypatch.setattr(disk_cache, "stored",
                         lambda c, names, missing: asked.append((c, tuple(names))) or table)
-    assert warm._ud_jobs() == []  # noqa: SLF001 - nothing left to compute
+    jobs = warm._ud_jobs()  # noqa: SLF001
     assert asked == [(ud, tuple(NAMES))]
     assert warm.take(typelevel_key(ud.source, ud.name, len(ud.systems), "penalize")) is table
+    # left: each run's mappings the page opens on (1-1, MacroI), computed by the child process
+    assert [job[2:] for job in jobs] == [("mapping", [s, "one_to_one", "macro"])
+                                         for s in ud.systems]
+    warm._later(jobs[:1])  # noqa: SLF001
+    system = ud.systems[0]
+    pd.testing.assert_frame_equal(
+        warm.take(mapping_key(ud.source, ud.name, len(ud.systems), system, "one_to_one",
+                              "macro", "penalize")),
+        type_mappings(ud, system, mapping="one_to_one", measure="macro", missing="penalize"))

@@ -25,7 +25,7 @@ __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "s
            "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
            "comparison_key", "typelevel_key", "ud_source", "demo_source", "cli_testbeds",
-           "path_source", "ir_group", "rows_of"]
+           "path_source", "ir_group", "rows_of", "mapping_key"]
 
 DEMO_PATH = campaign_path("replab2013")  # demo_data/, in a checkout or in the installed package
 DEMO_KEY = "replab2013"
@@ -217,6 +217,13 @@ def typelevel_key(campaign_source: str, name: str, n_systems: int, missing: str)
     """Key of a token tagging campaign's token- and type-level score table (the Type level
     page's)."""
     return ("typelevel", str(campaign_source), str(name), int(n_systems), missing)
+
+
+def mapping_key(campaign_source: str, name: str, n_systems: int, system: str, mapping: str,
+                measure: str, missing: str) -> tuple:
+    """Key of one run's cluster -> tag mappings on every topic (the Type level page's)."""
+    return ("mapping", str(campaign_source), str(name), int(n_systems), str(system), mapping,
+            measure, missing)
 
 
 def comparison_testbeds(topic_beds: dict | None, n_beds: int | None = None) -> dict | None:

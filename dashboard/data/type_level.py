@@ -10,10 +10,11 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.data import disk_cache, warm
-from dashboard.data.sources import typelevel_key
-from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS
+from dashboard.data.sources import mapping_key, typelevel_key
+from dashboard.data.typelevel_metrics import MAPPINGS, MEASURES, TOKEN_METRICS, TYPE_METRICS
 
-__all__ = ["TOKEN_METRICS", "TYPE_METRICS", "scores_for", "mappings", "rank_comparison"]
+__all__ = ["TOKEN_METRICS", "TYPE_METRICS", "MEASURES", "MAPPINGS", "scores_for", "mappings",
+           "rank_comparison"]
 
 
 
@@ -43,6 +44,11 @@ def _mappings(_campaign, key: str, system: str, mapping: str, measure: str,
               missing: str) -> pd.DataFrame:
     from metrics.measures.typelevel.type_entries import type_mappings  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
+    # the bundled campaign's mappings the page opens on are computed by the warm-up
+    pre = warm.take(mapping_key(_campaign.source, _campaign.name, len(_campaign.systems), system,
+                                mapping, measure, missing))
+    if pre is not None:
+        return pre
     return type_mappings(_campaign, system, mapping=mapping, measure=measure, missing=missing)
 
 

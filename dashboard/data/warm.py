@@ -34,6 +34,10 @@ _lock = threading.Lock()
 _futures: dict[tuple, Future] = {}
 _optional: set[tuple] = set()  # the keys of the child process (:func:`_later`)
 _T0 = time.perf_counter()
+#: a job of a child process: ``(cache key, campaign path, what, arguments)``, ``what`` one of
+#: ``scores`` (``evaluate`` of the metric names), ``kept`` (the same through
+#: :mod:`dashboard.data.disk_cache`) and ``mapping`` (``type_mappings`` of run, mapping, measure)
+Job = tuple[tuple, str, str, list[str]]
 
 
 def _note(what: str) -> None:
@@ -181,10 +185,10 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
         _LOG.debug("warm-up failed", exc_info=True)
 
 
-def _pair_jobs(src, campaign) -> list[tuple[tuple, str, list[str], bool]]:
-    """``(cache key, campaign path, metric names, kept on disk)`` of the slow warm-up of the
-    served campaign: its next two metric pairs (of a ranking campaign: the IR measures of all its
-    pairs in one table, :func:`dashboard.data.sources.ir_group`)."""
+def _pair_jobs(src, campaign) -> list[Job]:
+    """The jobs (:data:`Job`) of the slow warm-up of the served campaign: its next two metric
+    pairs (of a ranking campaign: the IR measures of all its pairs in one table,
+    :func:`dashboard.data.sources.ir_group`)."""
     from dashboard.data.sources import ir_group, scores_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
@@ -194,31 +198,36 @@ def _pair_jobs(src, campaign) -> list[tuple[tuple, str, list[str], bool]]:
     rest = [tuple(p) for p in list(pairs.values())[1:3]]
     # a ranking campaign's IR measures: one table of all (dashboard.data.live.score_table)
     group = ir_group(pairs, rest[0]) if rest and campaign.tail else None
-    return [(scores_key(src, False, names), src.path, list(names), False)
+    return [(scores_key(src, False, names), src.path, "scores", list(names))
             for names in ([group] if group else rest)]
 
 
-def _ud_jobs() -> list[tuple[tuple, str, list[str], bool]]:
-    """The job of the Type level page's table of the bundled UD campaign (as
-    :func:`_pair_jobs`), kept between servers by :mod:`dashboard.data.disk_cache`: when it is
-    there, it is published at once and no job is left."""
+def _ud_jobs() -> list[Job]:
+    """The jobs of the Type level page of the bundled UD campaign: every run's mappings the
+    page's mapping section opens on, then its score table, kept between servers by
+    :mod:`dashboard.data.disk_cache` (when it is there, it is published at once)."""
     from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: imported by the warm-up thread
-    from dashboard.data.sources import UD_PATH, campaign_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
-    from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import UD_PATH, campaign_key, mapping_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.typelevel_metrics import MAPPINGS, MEASURES, TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
     ud = take(campaign_key(ud_source()))
     if ud is None:
         return []
+    mapping, measure = next(iter(MAPPINGS.values())), next(iter(MEASURES.values()))
+    jobs: list[Job] = [(mapping_key(ud.source, ud.name, len(ud.systems), system, mapping,
+                                    measure, "penalize"), str(UD_PATH), "mapping",
+                        [system, mapping, measure]) for system in ud.systems]
     key = typelevel_key(ud.source, ud.name, len(ud.systems), "penalize")
     names = list(TOKEN_METRICS + TYPE_METRICS)
     kept = disk_cache.stored(ud, names, "penalize")
     if kept is not None:
         submit(key, lambda: kept)
-        return []
-    return [(key, str(UD_PATH), names, True)]
+    else:
+        jobs.append((key, str(UD_PATH), "kept", names))
+    return jobs
 
 
-def _later(jobs: list[tuple[tuple, str, list[str], bool]]) -> None:
+def _later(jobs: list[Job]) -> None:
     """Compute ``jobs`` (:func:`_pair_jobs`, :func:`_ud_jobs`) in a child process at the lowest
     CPU priority (it does not hold this server's interpreter while sessions run), publishing
     each result as it comes; a session that asks before it is there computes it itself
@@ -234,7 +243,7 @@ def _later(jobs: list[tuple[tuple, str, list[str], bool]]) -> None:
             futures.append(_futures[key])
     with tempfile.TemporaryDirectory(prefix="unanimity-warm-") as tmp:
         spec = Path(tmp) / "jobs.pkl"
-        spec.write_bytes(pickle.dumps([(p, names, disk) for _, p, names, disk in jobs]))
+        spec.write_bytes(pickle.dumps([job[1:] for job in jobs]))
         proc = subprocess.Popen([sys.executable, "-m", "dashboard.data.warm", tmp],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for i, fut in enumerate(futures):
@@ -270,6 +279,7 @@ def _child(tmp: str) -> None:
     from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: the child process only
     from metrics.io import load  # noqa: PLC0415 - deferred: the child process only
     from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: the child process only
+    from metrics.measures.typelevel.type_entries import type_mappings  # noqa: PLC0415 - deferred: the child process only
 
     try:
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: end with the server
@@ -277,12 +287,18 @@ def _child(tmp: str) -> None:
         pass
     os.nice(19)
     campaigns: dict[str, Any] = {}
-    for i, (path, names, disk) in enumerate(pickle.loads((Path(tmp) / "jobs.pkl").read_bytes())):
+    for i, (path, what, args) in enumerate(pickle.loads((Path(tmp) / "jobs.pkl").read_bytes())):
         if path not in campaigns:
             campaigns[path] = load(path)
         out = Path(tmp) / f"{i}.pkl"
-        frame = (disk_cache.scores(campaigns[path], names, "penalize") if disk
-                 else evaluate(campaigns[path], names, missing="penalize"))
+        if what == "mapping":
+            system, mapping, measure = args
+            frame = type_mappings(campaigns[path], system, mapping=mapping, measure=measure,
+                                  missing="penalize")
+        elif what == "kept":
+            frame = disk_cache.scores(campaigns[path], args, "penalize")
+        else:
+            frame = evaluate(campaigns[path], args, missing="penalize")
         out.with_suffix(".tmp").write_bytes(pickle.dumps(frame))
         out.with_suffix(".tmp").rename(out)
 
