@@ -167,3 +167,21 @@ def test_the_warm_start_publishes_a_stored_type_level_table(monkeypatch):
         warm.take(mapping_key(ud.source, ud.name, len(ud.systems), system, "one_to_one",
                               "macro", "penalize")),
         type_mappings(ud, system, mapping="one_to_one", measure="macro", missing="penalize"))
+
+
+def test_the_code_version_follows_every_source_file(tmp_path, monkeypatch):
+    src = tmp_path / "metrics"
+    (src / "measures").mkdir(parents=True)
+    (src / "__init__.py").write_text("", encoding="utf-8")
+    (src / "measures" / "f.py").write_text("X = 1\n", encoding="utf-8")
+    monkeypatch.setattr(disk_cache, "_METRICS", src)
+    versions = []
+    for edit in ("X = 1\n", "X = 2\n"):
+        (src / "measures" / "f.py").write_text(edit, encoding="utf-8")
+        disk_cache.code_version.cache_clear()
+        versions.append(disk_cache.code_version())
+    (src / "measures" / "g.py").write_text("", encoding="utf-8")  # a new module
+    disk_cache.code_version.cache_clear()
+    versions.append(disk_cache.code_version())
+    disk_cache.code_version.cache_clear()
+    assert len(set(versions)) == 3

@@ -53,14 +53,16 @@ def cache_dir() -> Path | None:
 
 @lru_cache(maxsize=1)
 def code_version() -> str:
-    """Digest of the code behind every number: the ``metrics`` package's source files (path
-    and content) and the versions of numpy, scipy and pandas."""
+    """Digest of the code behind every number: the ``metrics`` package's version and source
+    files (path and content) and the versions of numpy, scipy and pandas."""
     import numpy  # noqa: PLC0415 - deferred: only its version
     import scipy  # noqa: PLC0415 - deferred: only its version
 
+    import metrics  # noqa: PLC0415 - deferred: only its version
+
     h = hashlib.blake2b(digest_size=16)
-    h.update(f"numpy {numpy.__version__} scipy {scipy.__version__} "
-             f"pandas {pd.__version__}\n".encode())
+    h.update(f"metrics {metrics.__version__} numpy {numpy.__version__} "
+             f"scipy {scipy.__version__} pandas {pd.__version__}\n".encode())
     for p in sorted(_METRICS.rglob("*.py")):
         h.update(p.relative_to(_METRICS).as_posix().encode() + b"\0")
         h.update(p.read_bytes() + b"\0")
