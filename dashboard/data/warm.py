@@ -161,7 +161,7 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
     its comparison core; then the bundled UD English EWT campaign the same way (when the
     selector offers it); with ``later``, the slow rest in low-priority child processes
     (:func:`_later`): the served campaign's as soon as it is loaded (on a second core it is
-    ready before the user changes the pair), UD's Type level table once UD is loaded."""
+    ready before the user changes the pair), then UD's Type level page's."""
     try:
         from dashboard.data.sources import UD_PATH, campaign_key, demo_source, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.io import load  # noqa: PLC0415 - deferred: imported by the warm-up thread
@@ -170,9 +170,10 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
         src = demo_source(Path(path) if path else None, testbeds)
         campaign = submit(campaign_key(src), lambda: load(
             src.path, testbeds=testbeds_option(src.testbeds))).result()
+        pairs = threading.Thread(target=_later_or_log, args=(src, campaign),
+                                 name="unanimity-warm-later", daemon=True)
         if later:
-            threading.Thread(target=_later_or_log, args=(src, campaign),
-                             name="unanimity-warm-later", daemon=True).start()
+            pairs.start()
         if campaign.has_clusterings:
             _pair_and_core(src, campaign)
         offers_ud = UD_PATH.is_dir() and Path(src.path).resolve() != UD_PATH.resolve()
@@ -180,6 +181,7 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
             ud = ud_source()
             _pair_and_core(ud, submit(campaign_key(ud), load, ud.path).result())
             if later:
+                pairs.join()  # one child at a time: the served campaign's first
                 _later(_ud_jobs())
     except Exception:  # noqa: BLE001 - a warm-up failure only costs time
         _LOG.debug("warm-up failed", exc_info=True)
