@@ -4,8 +4,11 @@
 :func:`start` before handing over to ``streamlit run``. A background thread imports the heavy
 modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on,
 scores it on the metric pair the sidebar opens it on and computes the alpha-free comparison core
-every page reads; the same for the bundled UD English EWT campaign; then, in a child process at
-the lowest CPU priority, the campaign's next two pairs and UD's Type level table. The keys come
+every page reads; the same for the bundled UD English EWT campaign. Child processes at the
+lowest CPU priority compute the rest, one after the other: from the moment the campaign is
+loaded, its next two pairs (a ranking campaign's IR measures in one table), whose comparison
+cores this process then computes; then UD's Type level page (each run's mappings, and its table, which
+:mod:`dashboard.data.disk_cache` keeps between servers). The keys come
 from :mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys. The first
 session then finds them here instead of computing them (``dashboard.data.live`` asks
 :func:`take` before computing), so the first chart appears within a few seconds of opening
