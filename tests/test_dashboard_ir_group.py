@@ -47,8 +47,10 @@ def test_rows_of_the_group_equal_a_fresh_evaluation(trec, names):
                                   evaluate(trec, list(names), missing="penalize"))
 
 
-def test_score_table_reads_the_pair_from_the_group(trec, monkeypatch):
+def test_score_table_reads_the_pair_from_the_group(trec, monkeypatch, tmp_path):
     import metrics.measures.scoring as scoring  # noqa: PLC0415 - patched below
+
+    monkeypatch.setenv("UNANIMITY_CACHE_DIR", str(tmp_path))
 
     asked = []
 
@@ -63,20 +65,25 @@ def test_score_table_reads_the_pair_from_the_group(trec, monkeypatch):
         pd.testing.assert_frame_equal(live.score_table(src, False, pair),
                                       evaluate(trec, list(pair), missing="penalize"))
     assert asked == [("P@10", "R@10", "nDCG@10", "AP")]  # one pass, then reads
+    live._evaluate.clear()  # noqa: SLF001 - another server: the table is read from disk
+    pd.testing.assert_frame_equal(live.score_table(src, False, ("AP", "nDCG@10")),
+                                  evaluate(trec, ["AP", "nDCG@10"], missing="penalize"))
+    assert len(asked) == 1
     live.score_table(src, False, ("reliability", "sensitivity"))
     assert asked[1:] == [("reliability", "sensitivity")]  # not an IR pair: on its own
 
 
-def test_warm_start_scores_the_group_under_the_key_the_page_reads(trec, monkeypatch):
+def test_warm_start_scores_the_group_under_the_key_the_page_reads(trec, monkeypatch, tmp_path):
     from dashboard.data import warm  # noqa: PLC0415 - the warm start's own jobs
     from dashboard.data.sources import demo_source, scores_key  # noqa: PLC0415
 
     monkeypatch.setattr(warm, "_futures", {})  # this test's own warm start
     monkeypatch.setattr(warm, "_optional", set())
+    monkeypatch.setenv("UNANIMITY_CACHE_DIR", str(tmp_path))
     src = demo_source(TREC)
     jobs = warm._pair_jobs(src, trec)  # noqa: SLF001
     group = ("P@10", "R@10", "nDCG@10", "AP")
-    assert jobs == [(scores_key(src, False, group), src.path, "scores", list(group))]
+    assert jobs == [(scores_key(src, False, group), src.path, "kept", list(group))]
     warm._later_or_log(src, trec)  # noqa: SLF001 - the low-priority child process computes it
     pd.testing.assert_frame_equal(warm.take(jobs[0][0]),
                                   evaluate(trec, list(group), missing="penalize"))
@@ -89,3 +96,8 @@ def test_warm_start_scores_the_group_under_the_key_the_page_reads(trec, monkeypa
                                 average="macro", metrics=[p, r])
         pd.testing.assert_frame_equal(core.pairs, fresh.pairs)
         assert core.parameters == fresh.parameters
+    # the next server finds the table on disk and publishes it at once
+    monkeypatch.setattr(warm, "_futures", {})
+    assert warm._pair_jobs(src, trec) == []  # noqa: SLF001
+    pd.testing.assert_frame_equal(warm.take(jobs[0][0]),
+                                  evaluate(trec, list(group), missing="penalize"))

@@ -2,7 +2,8 @@
 
 The Type level page of a token tagging campaign reads a table whose type-level measures under
 the many-to-one mapping solve one integer program per run and topic (docs/type-level.md): about
-half a minute of CPU for the bundled UD English EWT campaign. That table is computed by
+half a minute of CPU for the bundled UD English EWT campaign; a ranking campaign's IR measures
+take a second or more (``ir_measures`` on every run). Such a table is computed by
 :func:`metrics.measures.scoring.evaluate`, as always, then stored as Parquet in the user's cache
 folder, and the next server that asks for the same table reads it instead.
 

@@ -7,8 +7,8 @@ scores it on the metric pair the sidebar opens it on and computes the alpha-free
 every page reads; the same for the bundled UD English EWT campaign. Child processes at the
 lowest CPU priority compute the rest, one after the other: from the moment the campaign is
 loaded, its next two pairs (a ranking campaign's IR measures in one table), whose comparison
-cores this process then computes; then UD's Type level page (each run's mappings, and its table, which
-:mod:`dashboard.data.disk_cache` keeps between servers). The keys come
+cores this process then computes; then UD's Type level page (each run's mappings, and its
+table). :mod:`dashboard.data.disk_cache` keeps the two slow tables between servers. The keys come
 from :mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys. The first
 session then finds them here instead of computing them (``dashboard.data.live`` asks
 :func:`take` before computing), so the first chart appears within a few seconds of opening
@@ -193,7 +193,9 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
 def _pair_jobs(src, campaign) -> list[Job]:
     """The jobs (:data:`Job`) of the slow warm-up of the served campaign: its next two metric
     pairs (of a ranking campaign: the IR measures of all its pairs in one table,
-    :func:`dashboard.data.sources.ir_group`)."""
+    :func:`dashboard.data.sources.ir_group`, kept between servers by
+    :mod:`dashboard.data.disk_cache`)."""
+    from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from dashboard.data.sources import ir_group, scores_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
@@ -201,10 +203,16 @@ def _pair_jobs(src, campaign) -> list[Job]:
         return []
     pairs = default_metric_pairs(campaign)
     rest = [tuple(p) for p in list(pairs.values())[1:3]]
-    # a ranking campaign's IR measures: one table of all (dashboard.data.live.score_table)
+    # a ranking campaign's IR measures: one table of all (dashboard.data.live.score_table), kept
+    # between servers (dashboard.data.disk_cache): when it is there, published at once
     group = ir_group(pairs, rest[0]) if rest and campaign.tail else None
-    return [(scores_key(src, False, names), src.path, "scores", list(names))
-            for names in ([group] if group else rest)]
+    if group is None:
+        return [(scores_key(src, False, names), src.path, "scores", list(names)) for names in rest]
+    kept = disk_cache.stored(campaign, group, "penalize")
+    if kept is not None:
+        submit(scores_key(src, False, group), lambda: kept)
+        return []
+    return [(scores_key(src, False, group), src.path, "kept", list(group))]
 
 
 def _ud_jobs() -> list[Job]:
