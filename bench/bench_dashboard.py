@@ -24,8 +24,9 @@ the median of the runs and every run's seconds. Each ratio is target / median se
 meets the target). Skipped when Debian's chromium or Playwright is missing, and in the quick
 mode. ``UNANIMITY_BENCH_PORT`` sets the port (default: a free one); ``UNANIMITY_BENCH_LOG``
 names a folder for the servers' output, ``dashboard-<walk>.log`` (with ``UNANIMITY_TIMING=1``:
-the server time of each script run; the rest of a step is the browser's). The numbers of record are
-in docs/dashboard-in-use.md, "Timings".
+the server time of each script run; the rest of a step is the browser's). ``UNANIMITY_BENCH_WALKS``
+(comma-separated, of ``replab``, ``trec``, ``table``; default all) runs only those walks. The
+numbers of record are in docs/dashboard-in-use.md, "Timings".
 """
 
 from __future__ import annotations
@@ -197,18 +198,37 @@ def measure(wanted: set[str] | None = None) -> dict[str, float]:
     return out
 
 
+#: the steps of each walk (``UNANIMITY_BENCH_WALKS``)
+WALKS = {"replab": ["replab_open", "replab_alpha", "replab_custom", "ud_switch", "type_level"],
+         "trec": ["trec_open", "trec_pair"],
+         "table": [k for k in STEPS if k.startswith("table_")]}
+
+
+def _walk_steps() -> set[str]:
+    """The steps of the walks ``UNANIMITY_BENCH_WALKS`` names (default: every one)."""
+    names = [w.strip() for w in os.environ.get("UNANIMITY_BENCH_WALKS", "").split(",")
+             if w.strip()]
+    unknown = [w for w in names if w not in WALKS]
+    if unknown:
+        raise SystemExit(f"UNANIMITY_BENCH_WALKS: unknown walk {unknown[0]!r} "
+                         f"(choose from {', '.join(WALKS)})")
+    return {k for w in (names or WALKS) for k in WALKS[w]}
+
+
 def _wanted() -> set[str]:
     """The steps of ``UNANIMITY_BENCH_STEPS`` (comma-separated keys of :data:`STEPS`; default
-    all); an unknown key is an error rather than a walk that silently measures nothing."""
+    all) in the walks of ``UNANIMITY_BENCH_WALKS``; an unknown key is an error rather than a
+    walk that silently measures nothing."""
+    walks = _walk_steps()
     raw = os.environ.get("UNANIMITY_BENCH_STEPS", "").strip()
     if not raw:
-        return set(STEPS)
+        return walks
     keys = {k.strip() for k in raw.split(",") if k.strip()}
     unknown = sorted(keys - set(STEPS))
     if unknown:
         raise SystemExit(f"UNANIMITY_BENCH_STEPS: unknown step {', '.join(unknown)} "
                          f"(one of {', '.join(STEPS)})")
-    return keys
+    return keys & walks
 
 
 def run():
