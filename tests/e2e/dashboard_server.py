@@ -103,8 +103,14 @@ def ready(pg, title: str, level: int = 1) -> None:
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText"
         ".includes('Running')", timeout=120_000)
-    pg.locator(BELOW).wait_for(state="detached", timeout=120_000)
+    # the script's state, not its status widget (shown late), and the rest of a cold-open page;
+    # twice, for the run that draws that rest
+    done = ("() => document.querySelector('[data-testid=\"stApp\"]')"
+            ".getAttribute('data-test-script-state') === 'notRunning'"
+            f" && !document.querySelector('{BELOW}')")
+    pg.wait_for_function(done, timeout=120_000)
     pg.wait_for_timeout(1500)
+    pg.wait_for_function(done, timeout=120_000)
     assert pg.locator("[data-testid='stException']").count() == 0
     assert "Traceback" not in pg.locator("[data-testid='stMain']").inner_text()
 
