@@ -46,6 +46,7 @@ from scipy.sparse import csr_matrix
 from metrics.measures.typelevel import exact_many_to_one as _exact
 from metrics.measures.typelevel.hill_climbing import climb
 from metrics.measures.typelevel.mapping_settings import DEFAULT_SECONDS, MAPPINGS, MEASURES
+from metrics.measures.typelevel.microc_branch import branch_and_bound
 
 __all__ = ["TypeEntries", "TypeMapping", "TypeScores", "MappingScores", "MEASURES", "MAPPINGS",
            "DEFAULT_SECONDS", "MEASURE_OF_SCORE", "score_mapping", "mapping_scores",
@@ -107,8 +108,10 @@ class TypeMapping:
         The measure it maximises (``macro``, ``micro``, ``microc``) and the kind of mapping.
     method : str
         ``assignment`` (1-1), ``majority`` (M-1, every type in at most one cluster),
-        ``integer program`` (M-1, solved to optimality) or ``hill climbing`` (M-1, the
-        integer program stopped at its time limit: the best mapping found).
+        ``integer program`` (M-1, solved to optimality: HiGHS, or for MicroC when every type
+        has at most one cluster the branch and bound of
+        :mod:`metrics.measures.typelevel.microc_branch`) or ``hill climbing`` (M-1, the
+        search stopped at its time limit: the best mapping found).
     exact : bool
         True when the mapping is a proven optimum of the measure (within 1e-7).
     value : float
@@ -316,6 +319,8 @@ def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
         return TypeMapping(target, measure, "many_to_one", "majority", True,
                            t.value(measure, target))
     start = climb(t, measure, target)
+    if measure == "microc" and time_limit > 0 and bool(np.all(t.b_size <= 1)):
+        return _microc_branch(t, start, time_limit)
     solved = _exact.solve(t, measure, start, time_limit)
     if solved.proven:
         return TypeMapping(solved.target, measure, "many_to_one", "integer program", True,
@@ -324,6 +329,19 @@ def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
     value = t.value(measure, best)
     gap = max(solved.bound - value, 0.0) if math.isfinite(solved.bound) else math.nan
     return TypeMapping(best, measure, "many_to_one", "hill climbing", False, value, gap)
+
+
+def _microc_branch(t: _Tables, start: np.ndarray, time_limit: float) -> TypeMapping:
+    """MicroC under M-1 when every type has at most one cluster: the dedicated branch and bound
+    (:mod:`metrics.measures.typelevel.microc_branch`), hill climbing's polish at its limit."""
+    found = branch_and_bound(t.cluster_size, t.w_macro, t.class_size, start, time_limit)
+    if found.proven:
+        return TypeMapping(found.target, "microc", "many_to_one", "integer program", True,
+                           t.value("microc", found.target), 0.0)
+    best = climb(t, "microc", found.target)
+    value = t.value("microc", best)
+    return TypeMapping(best, "microc", "many_to_one", "hill climbing", False, value,
+                       max(found.bound - value, 0.0))
 
 
 def best_mapping(entries: TypeEntries, measure: str, mapping: str,
