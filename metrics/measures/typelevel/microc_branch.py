@@ -114,7 +114,7 @@ class _Search:
         self.deadline = time.monotonic() + seconds
         self.nodes = 0
         self.classes = np.arange(self.n)
-        self.prices = [self._slopes(self.target), np.zeros(self.n)]
+        self.prices = [self._slopes(self.target)]
 
     def _slopes(self, target: np.ndarray) -> np.ndarray:
         """∂g_c/∂S = 2 W_c |c| / (S_c + |c|)² at a mapping."""
@@ -197,7 +197,8 @@ class _Search:
         return np.where(mask[0], out, -np.inf)
 
     def root_prices(self, mask: np.ndarray) -> np.ndarray:
-        """Prices that lower the root's bound: a coordinate search over factors of each."""
+        """Prices that lower the root's bound: a coordinate search over factors of each, from
+        the best mapping's slopes (a class without any taking a mean one)."""
         z = np.zeros(self.n)
         lam = self.prices[0].copy()
         lam[lam <= 0] = lam[lam > 0].mean() if np.any(lam > 0) else 0.1
@@ -267,6 +268,7 @@ def branch_and_bound(size: np.ndarray, w: np.ndarray, a: np.ndarray, start: np.n
         A mapping to beat (hill climbing's).
     seconds : float
         Time limit; at the limit the best mapping and the open nodes' bound are returned.
+        With 0 (or less) no search: the root's bound at the start's prices.
 
     Returns
     -------
@@ -280,7 +282,11 @@ def branch_and_bound(size: np.ndarray, w: np.ndarray, a: np.ndarray, start: np.n
     root = np.ones((search.m, search.n), dtype=bool)
     search.prune_classes(0, np.zeros(search.n), np.zeros(search.n), root)
     z = np.zeros(search.n)
-    search.prices[1] = search.root_prices(root)
+    if seconds <= 0:  # the root's bound alone, at the best mapping's prices
+        bound = max(float(search.children(0, z, z, root).max()), search.best)
+        return Branched(search.target, search.best / n_star, bound / n_star,
+                        bound <= search.best + search.tol, 0)
+    search.prices.append(search.root_prices(root))
     try:
         search.visit(0, z, z, root)
     except _Timeout as stop:  # stopped at the root itself: the root's bound

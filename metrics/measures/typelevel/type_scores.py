@@ -319,7 +319,7 @@ def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
         return TypeMapping(target, measure, "many_to_one", "majority", True,
                            t.value(measure, target))
     start = climb(t, measure, target)
-    if measure == "microc" and time_limit > 0 and bool(np.all(t.b_size <= 1)):
+    if measure == "microc" and bool(np.all(t.b_size <= 1)):
         return _microc_branch(t, start, time_limit)
     solved = _exact.solve(t, measure, start, time_limit)
     if solved.proven:
