@@ -127,29 +127,36 @@ class _Search:
         a = self.a
         with np.errstate(divide="ignore", invalid="ignore"):
             free = np.where(lam > 0, np.sqrt(2.0 * wv * a / lam) - a, hi)
-        sig = np.clip(free, lo, hi)
+        sig = np.minimum(np.maximum(free, lo), hi)
         return 2.0 * wv * _phi(sig, a) - lam * sig
 
-    def _chord(self, lam, s0, w0, left, w_left):
-        """Bound 2's constant ψ(W⁰) + λ S⁰ and chord slope, per class."""
-        u = s0 + left
-        p0 = self._psi(lam, w0, s0, u)
-        slope = np.divide(self._psi(lam, w0 + w_left, s0, u) - p0, w_left,
-                          out=np.zeros(self.n), where=w_left > 0)
-        return p0 + lam * s0, slope
+    def _chords(self, lams, sx, wx, left, w_left):
+        """Bound 2's constant ψ(W⁰) + λ S⁰ and chord slope, shape (prices, states, classes),
+        for the price vectors ``lams`` (prices, 1, n) and the class states ``sx``, ``wx``."""
+        u = sx + left
+        p0 = self._psi(lams, wx, sx, u)
+        slope = np.divide(self._psi(lams, wx + w_left, sx, u) - p0, w_left,
+                          out=np.zeros(p0.shape), where=w_left > 0)
+        return p0 + lams * sx, slope
 
     def prune_classes(self, j: int, s0, w0, mask: np.ndarray) -> None:
         """Remove from ``mask`` the classes no optimum gives a remaining cluster (module
         docstring), until nothing changes."""
         rs, rw, a = self.s_ord[j:, None], self.w_ord[j:], self.a
-        gain_s0 = _phi(s0 + rs, a) - _phi(s0, a)
         low_own = 2.0 * rw * _phi(s0 + rs, a)
+        peak = np.sqrt(a * (a + rs))  # where S / ((S + |c|)(S + s_k + |c|)) is largest
         count = int(mask.sum())
         while True:
             u = s0 + (mask * rs).sum(axis=0)
             w_hi = w0 + (mask * rw).sum(axis=0)
             u_k = u + rs * ~mask  # the largest S_c with k on c
-            up = 2.0 * rw * _phi(u, a) + 2.0 * w_hi * gain_s0
+            # the most the types already on c gain: 2 W (φ(S + s_k) - φ(S)) with W ≤ min(W̄, S)
+            # over S in [S⁰, U]; its largest value is at one of these points
+            knee = np.minimum(np.maximum(w_hi, s0), u)
+            gain = np.zeros_like(rw)
+            for at in (s0, u, knee, np.clip(peak, s0, knee)):
+                gain = np.maximum(gain, np.minimum(w_hi, at) * (_phi(at + rs, a) - _phi(at, a)))
+            up = 2.0 * rw * _phi(u, a) + 2.0 * gain
             lo = low_own + 2.0 * w0 * (_phi(u_k, a) - _phi(u_k - rs, a))
             mask &= up >= np.where(mask, lo, -np.inf).max(axis=1, keepdims=True) - self.tol
             now = int(mask.sum())
@@ -187,12 +194,13 @@ class _Search:
                 return rest_s * (2.0 * wx * a / (sx + a) ** 2) + rest_w * 2.0 * _phi(sx + left, a)
 
             out = out + self._relaxed(cut(tangent(s0, w0)), cut(tangent(s1, w1)))
-            for lam in self.prices if prices is None else prices:
-                k0, ch0 = self._chord(lam, s0, w0, left, w_left)
-                k1, ch1 = self._chord(lam, s1, w1, left, w_left)
+            lams = np.array(self.prices if prices is None else prices)
+            const, chord = self._chords(lams[:, None, :], np.stack((s0, s1)),
+                                        np.stack((w0, w1)), left, w_left)
+            for lam, k, ch in zip(lams, const, chord, strict=True):
                 priced = rest_s * lam
-                second = (k0.sum() - k0 + k1) + self._relaxed(cut(priced + rest_w * ch0),
-                                                              cut(priced + rest_w * ch1))
+                second = (k[0].sum() - k[0] + k[1]) + self._relaxed(
+                    cut(priced + rest_w * ch[0]), cut(priced + rest_w * ch[1]))
                 out = np.minimum(out, second)
         return np.where(mask[0], out, -np.inf)
 

@@ -30,7 +30,9 @@ mapping that maximises the F they belong to:
 * **M-1** (every cluster to one class): when every type has at most one cluster, MacroI and MicroI
   are sums over clusters and the majority mapping is optimal (exact). Otherwise, and for MicroC
   always, an integer program solves it exactly
-  (:mod:`metrics.measures.typelevel.exact_many_to_one`), started from hill climbing
+  (:mod:`metrics.measures.typelevel.exact_many_to_one`; for MicroC when every type has at most
+  one cluster, the branch and bound of :mod:`metrics.measures.typelevel.microc_branch`),
+  started from hill climbing
   (:mod:`metrics.measures.typelevel.hill_climbing`); when the solver reaches its time limit, the
   best mapping found is kept with the solver's bound on how far the optimum can lie above it.
 """
@@ -355,9 +357,10 @@ def best_mapping(entries: TypeEntries, measure: str, mapping: str,
         MacroI F (= MacroC F), MicroI F or MicroC F.
     mapping : {"one_to_one", "many_to_one"}
     time_limit : float, optional
-        Seconds the M-1 integer program may take (default :data:`DEFAULT_SECONDS`); past it
+        Seconds the exact M-1 search may take (default :data:`DEFAULT_SECONDS`); past it
         the best mapping found is returned with ``exact=False`` and its ``gap``. With 0 the
-        bound is the LP relaxation's.
+        bound is a quick one (MicroC: the branch and bound's root bound when every type has
+        one cluster, else an LP relaxation's).
     """
     if measure not in MEASURES or mapping not in MAPPINGS:
         raise ValueError(f"measure must be one of {MEASURES}, mapping one of {MAPPINGS}")
