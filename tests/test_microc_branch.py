@@ -65,19 +65,34 @@ def test_branch_and_bound_against_every_mapping(seed):
     assert brute_score(gold, induced, h)["microc_f"] == pytest.approx(top, abs=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1))
-def test_a_search_stopped_early_gives_a_valid_bound(seed):
-    """At the time limit (here at the first node, the clock looked at every node) the mapping
-    is the start's or better and the bound holds: value <= optimum <= bound."""
+class _Ticks:
+    """A clock that moves one second each time it is read: the search stops after a set
+    number of looks (one a node with _CLOCK_EVERY = 1)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(-1, 12))
+def test_a_search_stopped_early_gives_a_valid_bound(seed, looks):
+    """With no time (the root's bound alone, looks = -1) or stopped at the node after ``looks``
+    (0: the root itself), the mapping is the start's or better and the bound holds:
+    value <= optimum <= bound."""
     size, w, a, _, _ = _tables(seed)
     m, n = w.shape
     start = np.zeros(m, dtype=np.int64)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(microc_branch, "_CLOCK_EVERY", 1)
-        found = branch_and_bound(size, w, a, start, seconds=0)
+        mp.setattr(microc_branch, "time", _Ticks())
+        found = branch_and_bound(size, w, a, start, seconds=looks + 0.5 if looks >= 0 else 0)
     top = max(_by_hand(size, w, a, h) for h in itertools.product(range(n), repeat=m))
     assert _by_hand(size, w, a, start) - 1e-12 <= found.value <= top + 1e-12
+    assert found.value == pytest.approx(_by_hand(size, w, a, found.target), abs=1e-12)
     assert top <= found.bound + 1e-12
     if found.proven:
         assert found.value == pytest.approx(top, abs=1e-12)
