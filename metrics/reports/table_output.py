@@ -69,10 +69,16 @@ def neutralise(values) -> pa.Array:
     when it begins with a quote itself (so that :func:`restore` is exact). Nulls stay null.
     The test runs once per distinct value (names repeat across a pairs table).
     """
+    return _neutralised(values)[0]
+
+
+def _neutralised(values) -> tuple[pa.Array, pa.Array]:
+    """:func:`neutralise`'s cells and their distinct values (what a scan of the cells, such as
+    the CSV writer's test for characters that need quoting, has to look at only once)."""
     codes = pc.dictionary_encode(_text(values))
     names = codes.dictionary
     safe = pc.if_else(_risky(names), pc.binary_join_element_wise(QUOTE, names, ""), names)
-    return pc.take(safe, codes.indices)
+    return pc.take(safe, codes.indices), safe
 
 
 def _risky(names: pa.Array) -> pa.Array:
@@ -180,14 +186,16 @@ def _float_text(arr: pa.Array) -> pa.Array:
         pc.filter(cand, pa.array(bare)), ".0", ""))
 
 
-def _csv_column(arr: pa.Array, kind: str) -> pa.Array:
-    """The text of one CSV column: numbers formatted, lists joined, text neutralised."""
+def _csv_column(arr: pa.Array, kind: str) -> tuple[pa.Array, pa.Array | None]:
+    """The text of one CSV column (numbers formatted, lists joined, text neutralised) and, for
+    text, its distinct values (to test once each for characters that need quoting; numbers and
+    booleans never hold one: None)."""
     if kind == "float":
-        return _float_text(arr)
+        return _float_text(arr), None
     if kind == "bool":
-        return pc.if_else(arr, "True", "False")
+        return pc.if_else(arr, "True", "False"), None
     if kind == "str":
-        return neutralise(arr)
+        return _neutralised(arr)
     if kind in ("list_float", "list_str"):
         flat = pc.list_flatten(arr)
         if kind == "list_float":
@@ -196,8 +204,9 @@ def _csv_column(arr: pa.Array, kind: str) -> pa.Array:
             flat = pc.replace_substring(pc.replace_substring(flat, "%", "%25"), LIST_SEP, "%3B")
         joined = pc.binary_join(pa.ListArray.from_arrays(arr.offsets, flat), LIST_SEP)
         joined = pc.if_else(arr.is_null(), pa.scalar(None, pa.string()), joined)
-        return neutralise(joined)  # "-0.5;0.25" is not a number either
-    return arr  # int
+        text, distinct = _neutralised(joined)  # "-0.5;0.25" is not a number either
+        return text, distinct if kind == "list_str" else None
+    return arr, None  # int
 
 
 def typed_table(df: pd.DataFrame, kinds: Mapping[str, str]) -> pa.Table:
@@ -206,24 +215,24 @@ def typed_table(df: pd.DataFrame, kinds: Mapping[str, str]) -> pa.Table:
                                 names=[str(c) for c in df.columns])
 
 
-def _csv_bytes(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> bytes:
+def _csv_buffer(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> pa.Buffer:
+    """The CSV text of ``typed`` in one native buffer (header and body, never copied to Python)."""
     names = typed.column_names
-    columns = [_csv_column(typed.column(i).combine_chunks(), kinds[name])
-               for i, name in enumerate(names)]
+    columns, distinct = zip(*(_csv_column(typed.column(i).combine_chunks(), kinds[name])
+                              for i, name in enumerate(names)), strict=True) if names else ((), ())
     header = neutralise(names)
     special = "[\"\r\n" + re.escape(delimiter) + "]"  # numbers and booleans never hold one
     quote = any(pc.any(pc.match_substring_regex(col, special)).as_py()
-                for col in [header, *(c for c, n in zip(columns, names, strict=True)
-                                      if kinds[n] in ("str", "list_str"))])
-    text = pa.Table.from_arrays(columns, names=header.to_pylist())
+                for col in [header, *(d for d in distinct if d is not None)])
+    text = pa.Table.from_arrays(list(columns), names=header.to_pylist())
     sink = io.StringIO()  # the header by hand: Arrow quotes it whatever the quoting style
     csv.writer(sink, delimiter=delimiter, lineterminator="\n",
                quoting=csv.QUOTE_ALL if quote else csv.QUOTE_MINIMAL).writerow(text.column_names)
-    out = pa.BufferOutputStream()  # header and body in one native buffer, copied out once
+    out = pa.BufferOutputStream()
     out.write(sink.getvalue().encode("utf-8"))
     pacsv.write_csv(text, out, pacsv.WriteOptions(
         include_header=False, delimiter=delimiter, quoting_style="needed" if quote else "none"))
-    return out.getvalue().to_pybytes()
+    return out.getvalue()
 
 
 def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,
@@ -231,7 +240,7 @@ def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,
     """The CSV (``delimiter=","``) or TSV (``"\\t"``) text of ``df`` under the output policy,
     UTF-8, header first, text quoted (and quotes doubled)."""
     kinds = dict(kinds or column_kinds(df))
-    return _csv_bytes(typed_table(df, kinds), kinds, delimiter)
+    return _csv_buffer(typed_table(df, kinds), kinds, delimiter).to_pybytes()
 
 
 def write_table(df: pd.DataFrame, path: str | Path, kinds: Mapping[str, str] | None = None,
@@ -243,14 +252,15 @@ def write_table(df: pd.DataFrame, path: str | Path, kinds: Mapping[str, str] | N
 
 
 def table_files(df: pd.DataFrame, kinds: Mapping[str, str],
-                parquet: bool) -> tuple[bytes, bytes | None]:
-    """The CSV bytes of ``df`` and, with ``parquet``, its Parquet twin (each column typed by its
+                parquet: bool) -> tuple[pa.Buffer, pa.Buffer | None]:
+    """The CSV text of ``df`` and, with ``parquet``, its Parquet twin (each column typed by its
     kind, names exactly as they are: a typed file has no formulas to neutralise), from one Arrow
-    conversion."""
+    conversion. Both are native buffers (``bytes(buf)`` for Python bytes): written and
+    fingerprinted through the buffer protocol, never copied."""
     typed = typed_table(df, kinds)
     twin = None
     if parquet:
         sink = pa.BufferOutputStream()
         pq.write_table(typed, sink)
-        twin = sink.getvalue().to_pybytes()
-    return _csv_bytes(typed, kinds, ","), twin
+        twin = sink.getvalue()
+    return _csv_buffer(typed, kinds, ","), twin
