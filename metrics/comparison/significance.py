@@ -59,6 +59,7 @@ __all__ = [
     "pair_tests",
     "pair_tests_cube",
     "pair_classes",
+    "classes_of",
     "metric_verdicts",
     "VERDICTS",
 ]
@@ -280,9 +281,15 @@ def pair_classes(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
                       "up": up.astype(np.int64), "down": down.astype(np.int64)})
     agg = g.groupby(["system_a", "system_b"], sort=False).sum().reset_index()
     agg = agg.rename(columns={"up": "n_improved", "down": "n_worsened"})
-    imp = agg["n_improved"].to_numpy() > 0
-    wor = agg["n_worsened"].to_numpy() > 0
-    agg["pair_class"] = np.select(
+    agg["pair_class"] = classes_of(agg["n_improved"].to_numpy(), agg["n_worsened"].to_numpy())
+    return agg
+
+
+def classes_of(n_improved: np.ndarray, n_worsened: np.ndarray) -> np.ndarray:
+    """The class of each pair (:func:`pair_classes`) from its numbers of metrics that improve
+    and that worsen."""
+    imp = np.asarray(n_improved) > 0
+    wor = np.asarray(n_worsened) > 0
+    return np.select(
         [imp & ~wor, imp & wor, ~imp & ~wor], ["concordant", "opposite", "none"], "worsening"
     )
-    return agg
