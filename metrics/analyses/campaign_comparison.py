@@ -56,11 +56,12 @@ from metrics.comparison.reference import reference_systems
 from metrics.comparison.significance import (
     CORRECTIONS,
     DEFAULT_LEVEL,
+    PAIR_CLASSES,
     TESTS,
     VERDICTS,
     classes_of,
-    metric_verdicts,
     pair_tests_cube,
+    verdict_codes,
 )
 from metrics.comparison.uir import (
     DEFAULT_THRESHOLD,
@@ -201,16 +202,16 @@ def comparison_core(
     tests = None
     if test != "none":
         tests = pair_tests_cube(ucube, directions, test, correction, seed, n_resamples, tol=tol)
-        verdict = metric_verdicts(tests, level=level)
-        tests["verdict"] = verdict
+        verdict = verdict_codes(tests, level=level)
+        tests["verdict"] = names_at(VERDICTS, verdict)
         # the tests' rows are (a, b, metric) with the ordered pairs (a, b) in the order of the
         # pairs frame (both row-major in system order) and the metrics in uir_metrics' order:
         # each pair's M rows follow one another, a reshape joins them
         M = len(uir_metrics)
         by_pair = verdict.reshape(-1, M)
-        n_up = (by_pair == VERDICTS[0]).sum(axis=1)
-        n_down = (by_pair == VERDICTS[1]).sum(axis=1)
-        pairs["pair_class"] = classes_of(n_up, n_down).astype(object)
+        n_up = (by_pair == 0).sum(axis=1)
+        n_down = (by_pair == 1).sum(axis=1)
+        pairs["pair_class"] = names_at(PAIR_CLASSES, classes_of(n_up, n_down))
         pairs["n_improved"] = n_up
         pairs["n_worsened"] = n_down
         p_adj = tests["pvalue_corrected"].to_numpy().reshape(-1, M)
@@ -220,7 +221,7 @@ def comparison_core(
             pairs[f"p_{m}"] = p_adj[:, mi]
             pairs[f"p_raw_{m}"] = p_raw[:, mi]
             pairs[f"direction_{m}"] = sign[:, mi]
-            pairs[f"verdict_{m}"] = by_pair[:, mi]
+            pairs[f"verdict_{m}"] = names_at(VERDICTS, by_pair[:, mi])
     else:
         pairs["pair_class"] = None
         pairs["n_improved"] = np.nan
