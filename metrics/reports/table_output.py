@@ -166,9 +166,18 @@ def _str_list(v) -> list[str]:
 
 def _float_text(arr: pa.Array) -> pa.Array:
     """Doubles as the shortest text that reads back to the same double, a whole number keeping
-    its ``.0`` (as Python's ``repr`` writes it), NaN as null (an empty cell). Only the cells
-    holding a whole finite number are looked at again (for one written without ``.`` or
-    exponent: ``1``, not ``1e+20``)."""
+    its ``.0`` (as Python's ``repr`` writes it), NaN as null (an empty cell). Each distinct
+    double (bit for bit: ``-0.0`` is not ``0.0``) is formatted once: the columns of a pairs table
+    repeat their values (a system's F in every pair it is in, a p-value in both orders)."""
+    v = np.ascontiguousarray(arr.to_numpy(zero_copy_only=False), dtype=np.float64)
+    codes = pc.dictionary_encode(pa.array(v.view(np.int64)))
+    distinct = codes.dictionary.to_numpy(zero_copy_only=False).view(np.float64)
+    return pc.take(_distinct_float_text(pa.array(distinct, from_pandas=True)), codes.indices)
+
+
+def _distinct_float_text(arr: pa.Array) -> pa.Array:
+    """:func:`_float_text` of each cell. Only the cells holding a whole finite number are looked
+    at again (for one written without ``.`` or exponent: ``1``, not ``1e+20``)."""
     text = pc.cast(arr, pa.string())
     v = arr.to_numpy(zero_copy_only=False)
     with np.errstate(invalid="ignore"):
@@ -261,6 +270,9 @@ def table_files(df: pd.DataFrame, kinds: Mapping[str, str],
     twin = None
     if parquet:
         sink = pa.BufferOutputStream()
-        pq.write_table(typed, sink)
+        # dictionary pages for the text columns only (names repeat; numbers rarely do: a
+        # dictionary attempt on each float column costs more than it saves)
+        pq.write_table(typed, sink, use_dictionary=[
+            n for n in typed.column_names if kinds[n] in ("str", "list_str")])
         twin = sink.getvalue()
     return _csv_buffer(typed, kinds, ","), twin
