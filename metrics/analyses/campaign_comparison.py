@@ -294,7 +294,9 @@ def comparison_at(core: ComparisonCore, alpha: float = 0.5,
     ia, ib = core.ia, core.ib
     f = core.curves.values([alpha])[:, 0]
 
-    pairs = core.pairs.copy()
+    # shallow copies: with pandas' copy-on-write nothing done to them reaches the core's frames,
+    # and the 159,600-row frames of 400 systems are not copied at every alpha / threshold
+    pairs = core.pairs.copy(deep=False)
     at = pairs.columns.get_loc("beats_all_alpha")
     pairs.insert(at, "delta_f", f[ia] - f[ib])
     pairs.insert(at, "f_b", f[ib])
@@ -343,7 +345,7 @@ def comparison_at(core: ComparisonCore, alpha: float = 0.5,
     parameters.update({k: v for k, v in p.items() if k not in parameters})
     parameters["testbeds"] = list(p["testbeds"]) if p["testbeds"] is not None else None
     wk = core.weakest_metric.copy()
-    tests = core.tests.copy() if core.tests is not None else None
+    tests = core.tests.copy(deep=False) if core.tests is not None else None
     return CampaignComparison(parameters, pairs, systems, curve, core.uir, tests, delta_f_vs_uir,
                               wk, cross_tb, tuple(core.uir_metrics))
 
