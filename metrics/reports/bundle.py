@@ -37,7 +37,6 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -66,6 +65,7 @@ from metrics.reports.bundle_manifest import (
     load_json,
 )
 from metrics.reports.bundle_members import MemberNode, read_member
+from metrics.reports.bundle_tables import write_tables
 from metrics.reports.comparison_latex import comparison_latex
 from metrics.reports.latex import LATEX_TOP
 from metrics.reports.pair_report import pair_report
@@ -76,13 +76,9 @@ from metrics.reports.stored_comparison import (
     stored_ranking,
 )
 from metrics.reports.table_input import read_csv_table, read_parquet_table
-from metrics.reports.table_output import column_kinds, table_files
 
 __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "READ_VERSIONS", "MANIFEST", "Bundle",
            "open_bundle", "write_bundle", "fingerprint", "is_bundle"]
-
-#: Threads writing a bundle's tables at most (one per core below that).
-_WRITERS = 4
 
 
 def _sha256_file(path: Path) -> str:
@@ -238,7 +234,7 @@ def write_bundle(
         written.append(path)
         return {"file": name, "sha256": hashlib.sha256(data).hexdigest()}
 
-    done = _write_tables(out, tables)
+    done = write_tables(out, tables, PARQUET_ROWS)
     for name in tables:
         entry, paths = done[name]
         files[name] = entry
@@ -261,34 +257,6 @@ def write_bundle(
     path.write_text(json.dumps(manifest, indent=2, default=str) + "\n", encoding="utf-8")
     written.append(path)
     return written
-
-
-def _write_table(out: Path, name: str, df: pd.DataFrame) -> tuple[dict, list[Path]]:
-    """``NAME.csv`` (and ``NAME.parquet`` from :data:`PARQUET_ROWS` rows) of one table: its
-    manifest entry and the paths written."""
-    kinds = column_kinds(df)
-    text, twin = table_files(df, kinds, parquet=len(df) >= PARQUET_ROWS)
-    paths = [out / f"{name}.csv"]
-    paths[0].write_bytes(text)
-    entry = {"file": paths[0].name, "sha256": hashlib.sha256(text).hexdigest(), "kind": "table",
-             "rows": len(df), "columns": kinds}
-    if twin is not None:
-        paths.append(out / f"{name}.parquet")
-        paths[1].write_bytes(twin)
-        entry["parquet"] = {"file": paths[1].name, "sha256": hashlib.sha256(twin).hexdigest()}
-    return entry, paths
-
-
-def _write_tables(out: Path, tables: Mapping[str, pd.DataFrame]) -> dict[str, tuple]:
-    """:func:`_write_table` of every table, on a pool of one thread per core (at most
-    :data:`_WRITERS`), the largest tables first."""
-    order = sorted(tables, key=lambda n: -tables[n].size)
-    workers = max(1, min(_WRITERS, os.cpu_count() or 1, len(order)))
-    if workers == 1:
-        return {name: _write_table(out, name, tables[name]) for name in order}
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        jobs = {name: pool.submit(_write_table, out, name, tables[name]) for name in order}
-        return {name: job.result() for name, job in jobs.items()}
 
 
 def open_bundle(path: str | Path, label: str | None = None) -> Bundle:
