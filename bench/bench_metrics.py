@@ -40,12 +40,8 @@ from timing import best_of, median_ratio, rounds_of_each, sized
 from metrics.io import load
 from metrics.measures.clustering.bcubed import bcubed_precision_recall
 from metrics.measures.clustering.entropy import homogeneity_completeness_v_measure as ours
-from metrics.measures.clustering.overlap import (
-    _rows_from_sets,
-    extended_bcubed,
-    extended_bcubed_from_sets,
-    overlap_scores,
-)
+from metrics.measures.clustering.overlap import extended_bcubed, overlap_scores
+from metrics.measures.clustering.overlap_sets import _rows_from_sets, extended_bcubed_from_sets
 from metrics.measures.registry import available_metrics
 from metrics.measures.scoring import evaluate
 from metrics.model.campaign import Membership

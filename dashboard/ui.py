@@ -21,12 +21,23 @@ if TYPE_CHECKING:  # the data layer loads after the page's first paint
     from dashboard.data.view import Settings
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system",
-           "page_figures_start", "page_figures_download"]
+           "page_figures_start", "page_figures_download", "table_height"]
 
 _LOG = logging.getLogger("unanimity.dashboard")
 #: the figures the current script run has drawn and the sidebar slot of their download (each
 #: run has its own thread)
 _RUN = threading.local()
+
+
+#: a data grid's row and header height in pixels, and its borders
+ROW_PX, BORDER_PX = 35, 3
+
+
+def table_height(n_rows: int, cap: int) -> int:
+    """Height of an ``st.dataframe`` that shows ``n_rows`` rows without a scroll bar, at most
+    ``cap`` pixels: the header and one row per data row (one for an empty table, where the grid
+    writes "empty"; shorter, it would draw over the text below it)."""
+    return min(ROW_PX * (max(n_rows, 1) + 1) + BORDER_PX, cap)
 
 
 def header(title: str, question: str) -> None:

@@ -177,6 +177,24 @@ def test_hand_worked_bcubed_with_missing_and_extra(tmp_path, client):
         evaluate_dask(tmp_path, "purity", missing="error", client=client)
 
 
+def test_a_skipped_file_is_reported_as_the_in_memory_engine_reports_it(tmp_path, client):
+    """A file of ``runs/`` that is no campaign file is skipped with the same note by both
+    engines, not silently."""
+    (tmp_path / "runs").mkdir()
+    pd.DataFrame({"topic": "t", "item": [1, 2], "cluster": [0, 1]}).to_parquet(
+        tmp_path / "gold.parquet")
+    pd.DataFrame({"topic": "t", "item": [1, 2], "cluster": [5, 5]}).to_parquet(
+        tmp_path / "runs" / "r.parquet")
+    (tmp_path / "runs" / "README.notes").write_text("how the runs were made\n")
+    res = evaluate_dask(tmp_path, "purity", client=client)
+    in_memory = load(tmp_path).report
+    said = [(n.path, n.problem) for n in res.report.notes]
+    assert said == [(n.path, n.problem) for n in in_memory.notes
+                    if n.path.endswith("README.notes")]
+    assert said == [(str(tmp_path / "runs" / "README.notes"),
+                     "not a campaign file (unknown extension): skipped")]
+
+
 # --- the API dispatch and the command line ------------------------------------------------------
 def test_evaluate_engine_option_and_cli(tmp_path, client, capsys):
     (tmp_path / "runs").mkdir()

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import metrics.measures.clustering.overlap as ov
-from metrics.measures.clustering.overlap import extended_bcubed_from_sets
+from metrics.measures.clustering.overlap_sets import extended_bcubed_from_sets
 
 
 def _kernel(topics):

@@ -48,6 +48,7 @@ def test_bundle_renders_as_the_live_comparison(table, tmp_path, profile):
     for name in ("delta_f_vs_uir", "weakest_metric"):
         assert np.isclose(getattr(b, name).pearson_r, getattr(res, name).pearson_r,
                           equal_nan=True)
+        assert np.isclose(getattr(b, name).pvalue, getattr(res, name).pvalue, equal_nan=True)
         assert getattr(b, name).n == getattr(res, name).n
     pd.testing.assert_frame_equal(b.threshold_curve, res.threshold_curve, check_dtype=False)
     stored_agg = b.aggregation()

@@ -188,7 +188,7 @@ if sel is not None:  # the per-topic table and the drill-down: a live campaign's
                   for c, (label, why) in heads.items()}
         colcfg["topic"] = st.column_config.TextColumn("Topic", width=150)
         colcfg["winner"] = st.column_config.TextColumn("Winner", width=65)
-        height = min(36 * len(tab) + 40, 300)
+        height = ui.table_height(len(tab), 300)
         rows = []
         if drill:  # a row opens the topic's contingency tables below
             tev = st.dataframe(tab, hide_index=True, width="stretch", height=height,
@@ -261,7 +261,7 @@ with ui.guard("The pairs table"):
     shown = shown.assign(**{c: shown[c].map(lambda s: figures.short(s, 23))
                             for c in ("system_a", "system_b")})
     st.dataframe(shown[cols], key="cmp_pairs", hide_index=True, width="stretch",
-                 height=min(36 * len(shown) + 40, 420), column_config={
+                 height=ui.table_height(len(shown), 420), column_config={
                      "system_a": st.column_config.TextColumn("a", width=170),
                      "system_b": st.column_config.TextColumn("b", width=170),
                      "uir": st.column_config.NumberColumn("UIR", format="%.3f", width=60),

@@ -100,7 +100,8 @@ with ui.guard("The leaderboard"):
     # column widths that add up to less than the page at 1024 px: no table scrolls sideways
     event = st.dataframe(
         rows_shown, key="lb_table", hide_index=True, width="stretch",
-        height=min(36 * len(rows_shown) + 40, 460), on_select="rerun", selection_mode="single-row",
+        height=ui.table_height(len(rows_shown), 460), on_select="rerun",
+        selection_mode="single-row",
         column_config={
             "rank": st.column_config.NumberColumn("#", width=38),
             "role": st.column_config.TextColumn(
@@ -160,7 +161,7 @@ with ui.guard("The leaderboard"):
                   for lo, hi in zip(groups["rank_low"], groups["rank_high"], strict=True)],
     )[["row", "group", "system", "interval", "score", "n_above", "n_below"]]
     st.dataframe(gview, key="lb_groups", hide_index=True, width="stretch",
-                 height=min(36 * len(gview) + 40, 400),
+                 height=ui.table_height(len(gview), 400),
                  column_config={
                      "row": st.column_config.NumberColumn(
                          "#", width=40, help="the number that labels this system in the "
@@ -257,7 +258,7 @@ with ui.guard("The rankings under each aggregation rule"):
                           rule_b=tau["rule_b"].map(RULE_LABELS))
     # an undefined tau (NaN) is drawn as the table's placeholder, a dash
     st.dataframe(labelled[["rule_a", "rule_b", "kendall_tau"]], key="lb_tau", hide_index=True,
-                 width="stretch", height=min(36 * len(labelled) + 40, 220),
+                 width="stretch", height=ui.table_height(len(labelled), 220),
                  placeholder="\u2013",
                  column_config={"rule_a": st.column_config.TextColumn("Rule", width=120),
                                 "rule_b": st.column_config.TextColumn("vs rule", width=120),
@@ -265,7 +266,7 @@ with ui.guard("The rankings under each aggregation rule"):
                                     "Kendall \u03c4", format="%.2f", width=90)})
     st.dataframe(agg.flips[["system_a", "system_b", "uir", "uir_robust"]], key="lb_flips",
                  hide_index=True, width="stretch",
-                 height=min(36 * len(agg.flips) + 40, 260),
+                 height=ui.table_height(len(agg.flips), 260),
                  column_config={
                      "system_a": st.column_config.TextColumn("A (first by F\u03b1)", width=170),
                      "system_b": st.column_config.TextColumn("B", width=170),

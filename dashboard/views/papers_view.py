@@ -9,6 +9,7 @@ import math
 import pandas as pd
 import streamlit as st
 
+from dashboard import ui
 from metrics.reports.numbers import format_p
 
 __all__ = ["render", "render_baselines", "SET_LABELS"]
@@ -111,7 +112,7 @@ def render(tables: dict, summary: dict, parameters: dict, all_pairs: pd.DataFram
         st.dataframe(imp.assign(improved_systems=imp["improved_systems"].map(
             lambda v: ", ".join(v) if isinstance(v, list) else "")),
             hide_index=True, width="stretch", placeholder="\u2013",
-            height=min(36 * len(imp) + 40, 360),
+            height=ui.table_height(len(imp), 360),
             key=f"{key}_imp",
             column_config={"system": st.column_config.TextColumn("System", width=200),
                            "improved_systems": st.column_config.TextColumn("Improved systems",
@@ -127,7 +128,7 @@ def render_baselines(df: pd.DataFrame, key: str, heading: bool = False) -> None:
     if heading:
         st.subheader("Random baselines over k (Moreno & Dias 2015, Table 2)", anchor=False)
     st.dataframe(df, hide_index=True, width="stretch", placeholder="\u2013",
-                 height=min(36 * len(df) + 40, 420),
+                 height=ui.table_height(len(df), 420),
                  key=f"{key}_rb",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")
                                 for c in ("f_mean", "f_sd", "precision", "recall")})
@@ -140,7 +141,7 @@ def _weps_table(shown: pd.DataFrame, keep: list[str], key: str) -> None:
     st.dataframe(shown[keep].assign(**{c: shown[c].map(format_p)
                                        for c in keep if c.startswith("p_")}),
                  hide_index=True, width="stretch", placeholder="\u2013",
-                 height=min(36 * len(shown) + 40, 360),
+                 height=ui.table_height(len(shown), 360),
                  key=f"{key}_weps",
                  column_config={"system_a": st.column_config.TextColumn("a", width=170),
                                 "system_b": st.column_config.TextColumn("b", width=170),

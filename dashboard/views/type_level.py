@@ -76,7 +76,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
         grid.index = [f"{figs.measure_label(m, 26)}{' *' if comp.type_level.get(m) else ''}"
                       for m in grid.index]
         width = max(48, min(90, 470 // max(1, grid.shape[1])))
-        st.dataframe(grid, width="stretch", height=min(35 * len(grid) + 38, 620),
+        st.dataframe(grid, width="stretch", height=ui.table_height(len(grid), 620),
                      column_config={"_index": st.column_config.TextColumn("measure", width=170),
                                     **{str(c): st.column_config.NumberColumn(
                                         short(c, 12), format="%.3f" if shown == "means"
@@ -123,7 +123,7 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
         one[["cluster", "tag", "cluster_types", "cluster_tokens", "shared_types"]]
         .assign(tag=one["tag"].replace("", "(unmapped)"))
         .sort_values(["tag", "cluster_types"], ascending=[True, False]),
-        hide_index=True, width="stretch", height=min(36 * len(one) + 40, 360),
+        hide_index=True, width="stretch", height=ui.table_height(len(one), 360),
         key=f"{key}_maptable",
         column_config={"cluster": st.column_config.TextColumn("Cluster", width=90),
                        "tag": st.column_config.TextColumn("Gold tag", width=110),

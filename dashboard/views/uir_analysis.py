@@ -131,7 +131,7 @@ if comp is not None:
                 lambda v: "\u2013" if v is None or v != v else f"{v:.2f}"),
         })
         st.dataframe(ref_view, hide_index=True, width="stretch",
-                     height=min(36 * len(ref_view) + 40, 520), key="uir_refs",
+                     height=ui.table_height(len(ref_view), 520), key="uir_refs",
                      # widths that add up to the page's width at 1024 px (no hidden column)
                      column_config={
                          "id": st.column_config.TextColumn(width=45),

@@ -174,13 +174,17 @@ class Bundle:
 
     @property
     def delta_f_vs_uir(self) -> Correlation:
+        summary = self.json.get("summary", {})
         return stored_correlation(self.tables["delta_f_vs_uir"],
-                                  self.json.get("summary", {}).get("delta_f_vs_uir_pearson_r"))
+                                  summary.get("delta_f_vs_uir_pearson_r"),
+                                  summary.get("delta_f_vs_uir_pvalue"))
 
     @property
     def weakest_metric(self) -> Correlation:
+        summary = self.json.get("summary", {})
         return stored_correlation(self.tables["weakest_metric"],
-                                  self.json.get("summary", {}).get("weakest_metric_pearson_r"))
+                                  summary.get("weakest_metric_pearson_r"),
+                                  summary.get("weakest_metric_pvalue"))
 
     @property
     def cross_testbed(self) -> pd.DataFrame | None:

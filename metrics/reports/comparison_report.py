@@ -146,13 +146,16 @@ class CampaignComparison:
         return {k: v for k, v in tables.items() if v is not None}
 
     def summary(self) -> dict:
-        """The contents of ``summary.json``: parameters, sizes and the two correlations."""
+        """The contents of ``summary.json``: parameters, sizes and the two correlations (Pearson
+        r and its two-sided p-value)."""
         return {
             "parameters": _jsonable(self.parameters),
             "n_systems": len(self.systems),
             "n_pairs": len(self.pairs),
             "delta_f_vs_uir_pearson_r": _jsonable(self.delta_f_vs_uir.pearson_r),
             "weakest_metric_pearson_r": _jsonable(self.weakest_metric.pearson_r),
+            "delta_f_vs_uir_pvalue": _jsonable(self.delta_f_vs_uir.pvalue),
+            "weakest_metric_pvalue": _jsonable(self.weakest_metric.pvalue),
         }
 
     def ranking(self):

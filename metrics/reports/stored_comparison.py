@@ -76,11 +76,14 @@ def stored_ranking(tables: dict, pairs: pd.DataFrame, threshold: float,
                          "uir+concordant" if concordant else "uir", threshold, strict, cycles)
 
 
-def stored_correlation(points: pd.DataFrame, pearson_r: float | None) -> Correlation:
-    """A correlation of the bundle: its points table and the ``pearson_r`` of ``summary.json``
-    (the p-value is not stored: NaN)."""
+def stored_correlation(points: pd.DataFrame, pearson_r: float | None,
+                       pvalue: float | None = None) -> Correlation:
+    """A correlation of the bundle: its points table and the ``pearson_r`` and ``pvalue`` of
+    ``summary.json`` (NaN where not stored: undefined, or a bundle written before p-values were
+    stored)."""
     r = math.nan if pearson_r is None else float(pearson_r)
-    return Correlation(r, math.nan, len(points), points)
+    p = math.nan if pvalue is None else float(pvalue)
+    return Correlation(r, p, len(points), points)
 
 
 def stored_aggregation(tables: dict) -> AggregationRobustness | None:

@@ -103,17 +103,18 @@ def test_slide_mode_from_the_address(projector, small):
     pg = projector
     pg.goto(small + "/?slide=1")
     ready(pg, "Leaderboard")
-    assert not pg.locator("[data-testid='stSidebar']").is_visible()
-    chart = pg.locator("[data-testid='stPlotlyChart']").first
-    chart.wait_for()
-    assert chart.bounding_box()["height"] >= 0.9 * 768  # one chart per screen
+    pg.locator("[data-testid='stSidebar']").wait_for(state="hidden")
+    pg.locator("[data-testid='stPlotlyChart']").first.wait_for()
+    # one chart per screen (polled: a chart takes its height when plotly has drawn it)
+    pg.wait_for_function("() => document.querySelector('[data-testid=\"stPlotlyChart\"]')"
+                         ".getBoundingClientRect().height >= 0.9 * 768", timeout=60_000)
     size = pg.evaluate("() => parseFloat(getComputedStyle(document.querySelector("
                        "'[data-testid=\"stMain\"] h1')).fontSize)")
     assert size >= 40
     pg.locator("[data-testid='stTopNavLink']").filter(has_text="Compare").first.click()
     ready(pg, "Compare two systems")
-    assert "slide=1" in pg.url
-    assert not pg.locator("[data-testid='stSidebar']").is_visible()
+    pg.wait_for_function("() => location.search.includes('slide=1')", timeout=30_000)
+    pg.locator("[data-testid='stSidebar']").wait_for(state="hidden")
     OUT.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(OUT / "meeting_slide_compare.png"))
 

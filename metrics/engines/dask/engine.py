@@ -256,7 +256,7 @@ def _report(layout: CampaignLayout, counts: Counts, names: list[str], sources: l
             missing_topic_names=missing_topics, duplicate_rows=dups,
             overlapping_items=int(rt["overlapping"].sum()), notes=notes,
         )
-    return ValidationReport(gold=gold, systems=systems)
+    return ValidationReport(gold=gold, systems=systems, notes=list(layout.notes))
 
 
 def evaluate_dask(

@@ -11,7 +11,7 @@ used).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
@@ -22,6 +22,7 @@ from metrics.io.build import RawClustering, build_campaign, split_by_system
 from metrics.io.folders import find_gold, find_runs
 from metrics.io.load import detect_format
 from metrics.io.source import FsNode, Node, as_node
+from metrics.model.validation import LoadNote
 
 __all__ = ["Table", "CampaignLayout", "find_layout", "load_in_memory", "LONG_COLUMNS"]
 
@@ -57,11 +58,13 @@ class Table:
 
 @dataclass(frozen=True)
 class CampaignLayout:
-    """The gold table and the run tables of a campaign folder."""
+    """The gold table and the run tables of a campaign folder, and what was skipped finding
+    them (files of ``runs/`` with an unknown extension)."""
 
     root: Path
     gold: Table
     runs: tuple[Table, ...]
+    notes: tuple[LoadNote, ...] = field(default=())
 
 
 def _stem(path: Path) -> str:
@@ -118,12 +121,13 @@ def find_layout(root: str | Path) -> CampaignLayout:
     gold = read_table_info(gold_path)
     if gold.has_system:
         raise CampaignFormatError(gold_path, "the gold has a system column; remove it")
-    paths = [_parquet_table(n, "run") for n in find_runs(folder, [])]
+    notes: list[LoadNote] = []
+    paths = [_parquet_table(n, "run") for n in find_runs(folder, notes)]
     if not paths:
         raise CampaignFormatError(root, "no runs: expected runs/<system>.parquet or "
                                   "runs.parquet with a system column")
     runs = tuple(read_table_info(p, system=_stem(p)) for p in paths)
-    return CampaignLayout(root=root, gold=gold, runs=runs)
+    return CampaignLayout(root=root, gold=gold, runs=runs, notes=tuple(notes))
 
 
 def load_in_memory(root: str | Path):

@@ -7,7 +7,8 @@ scikit-learn calling convention (``labels_true, labels_pred``) are provided for 
 * :mod:`~metrics.measures.clustering.purity` — purity, inverse purity, clustering F
 * :mod:`~metrics.measures.clustering.bcubed` — BCubed precision/recall, adapted recall
 * :mod:`~metrics.measures.clustering.overlap` — extended BCubed, occurrence-level
-Reliability/Sensitivity
+Reliability/Sensitivity; :mod:`~metrics.measures.clustering.overlap_sets` — the same for one
+topic given as Python sets
 * :mod:`~metrics.measures.clustering.entropy` — H(C|K), H(K|C), homogeneity, completeness, V, VI,
 NVI
 * :mod:`~metrics.measures.clustering.pairs` — Rand, adjusted Rand, Jaccard, Fowlkes-Mallows, pair
@@ -17,7 +18,7 @@ P/R/F
 
 from metrics.measures.clustering.bcubed import adapted_recall, bcubed_precision_recall
 from metrics.measures.clustering.entropy import homogeneity_completeness_v_measure
-from metrics.measures.clustering.overlap import extended_bcubed_from_sets
+from metrics.measures.clustering.overlap_sets import extended_bcubed_from_sets
 
 __all__ = ["adapted_recall", "bcubed_precision_recall", "homogeneity_completeness_v_measure",
            "extended_bcubed_from_sets"]
