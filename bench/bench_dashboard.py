@@ -21,8 +21,9 @@ the median of the runs and every run's seconds. Each ratio is target / median se
 meets the target). Skipped when Debian's chromium or Playwright is missing, and in the quick
 mode. ``UNANIMITY_BENCH_PORT`` sets the port (default: a free one); ``UNANIMITY_BENCH_LOG``
 names a folder for the servers' output, ``dashboard-<walk>.log`` (with ``UNANIMITY_TIMING=1``:
-the server time of each script run; the rest of a step is the browser's). The numbers of record are
-in docs/dashboard-in-use.md, "Timings".
+the server time of each script run; the rest of a step is the browser's). ``UNANIMITY_BENCH_WALKS``
+(comma-separated, of ``replab``, ``trec``, ``table``; default all) runs only those walks. The
+numbers of record are in docs/dashboard-in-use.md, "Timings".
 """
 
 from __future__ import annotations
@@ -178,6 +179,20 @@ def _table(browser, out: dict) -> None:
             pg.close()
 
 
+WALKS = {"replab": _replab, "trec": _trec, "table": _table}
+
+
+def _walks() -> list:
+    """The walks ``UNANIMITY_BENCH_WALKS`` names (default: every one, in order)."""
+    names = [w.strip() for w in os.environ.get("UNANIMITY_BENCH_WALKS", "").split(",")
+             if w.strip()]
+    unknown = [w for w in names if w not in WALKS]
+    if unknown:
+        raise SystemExit(f"UNANIMITY_BENCH_WALKS: unknown walk {unknown[0]!r} "
+                         f"(choose from {', '.join(WALKS)})")
+    return [WALKS[w] for w in names] if names else list(WALKS.values())
+
+
 def measure() -> dict[str, float]:
     """Seconds of each step of :data:`STEPS` (TREC's missing without its campaign)."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415 - deferred: optional
@@ -186,7 +201,7 @@ def measure() -> dict[str, float]:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                     args=["--no-sandbox", "--disable-gpu"])
-        for walk in (_replab, _trec, _table):
+        for walk in _walks():
             walk(browser, out)
         browser.close()
     return out

@@ -4,6 +4,7 @@ Dask client of two in-process workers for the Dask engine's tests."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,10 @@ from metrics.io import load
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# the tables the dashboard keeps on disk between servers (dashboard/data/disk_cache.py): a test
+# run's own folder, never the user's (the browser tests' servers inherit it)
+os.environ.setdefault("UNANIMITY_CACHE_DIR", tempfile.mkdtemp(prefix="unanimity-test-cache-"))
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_data" / "replab2013"

@@ -43,6 +43,32 @@ def test_rank_comparison_by_hand():
     assert list(wide.columns[:2]) == ["accuracy_m1", "accuracy_m1 rank"]
 
 
+def test_rank_comparison_spearman_is_scipys_of_every_pair():
+    """The vectorised correlation matrix equals ``scipy.stats.spearmanr`` of each pair of
+    rankings (ties, a constant measure and a missing mean give NaN as scipy's rule)."""
+    from scipy.stats import spearmanr  # noqa: PLC0415 - the independent route
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for s in range(9):
+        for t in ("t1", "t2"):
+            for m, v in (("accuracy_m1", rng.random()), ("v_measure", round(rng.random(), 1)),
+                         ("nvi", rng.random()), ("type_macro_f", 0.5),
+                         ("type_micro_f", np.nan if s == 4 else rng.random())):
+                rows.append((f"s{s}", t, m, v))
+    comp = rank_comparison(pd.DataFrame(rows, columns=["system", "topic", "metric", "value"]))
+    names = list(comp.ranks.columns)
+    for a in names:
+        for b in names:
+            x, y = comp.ranks[a].to_numpy(), comp.ranks[b].to_numpy()
+            constant = np.ptp(x) == 0 or np.ptp(y) == 0 or np.isnan(x).any() or np.isnan(y).any()
+            want = np.nan if constant else spearmanr(x, y).statistic
+            got = comp.spearman.loc[a, b]
+            assert (np.isnan(got) and np.isnan(want)) or got == pytest.approx(want, abs=1e-12), \
+                (a, b)
+    assert comp.spearman.notna().sum().sum() == 9  # the three varying measures
+
+
 def test_rank_comparison_unknown_metric():
     with pytest.raises(ValueError, match="v_measure"):
         rank_comparison(_scores(), ["v_measure"])

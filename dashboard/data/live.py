@@ -29,12 +29,14 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from dashboard.data import warm
+from dashboard.data import disk_cache, warm
 from dashboard.data.sources import (
     Source,
     campaign_key,
     comparison_key,
     comparison_testbeds,
+    ir_group,
+    rows_of,
     scores_key,
     table_key,
 )
@@ -148,13 +150,18 @@ def metric_names(src: Source) -> list[str]:
 
 @st.cache_data(show_spinner="Scoring every system on every topic\u2026", max_entries=32)
 def _evaluate(cid: str, path: str, runs: tuple[str, ...], baselines: bool,
-              metric_names: tuple[str, ...], beds: str | None = None) -> pd.DataFrame:
+              metric_names: tuple[str, ...], beds: str | None = None,
+              kept: bool = False) -> pd.DataFrame:
+    """``evaluate`` of the campaign (the warm start's result when it has it); with ``kept``
+    (and no baselines) through :mod:`dashboard.data.disk_cache`, kept between servers."""
     from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
     src = Source("", "", path, cid, runs, beds)
     pre = warm.take(scores_key(src, baselines, metric_names))
     if pre is not None:
         return pre
+    if kept and not baselines:
+        return disk_cache.scores(campaign(src), metric_names, "penalize")
     return evaluate(campaign(src, baselines), list(metric_names), missing="penalize")
 
 
@@ -165,8 +172,13 @@ def score_table(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> 
     if not c.has_clusterings:
         t = c.scores
         return t[t["metric"].isin(metric_names)].reset_index(drop=True)
-    return _evaluate(src.cid, src.path, src.runs, bool(baselines), tuple(metric_names),
-                     src.testbeds)
+    names = tuple(metric_names)
+    group = ir_group(metric_pairs(src), names) if getattr(c, "tail", False) else None
+    if group is None:
+        return _evaluate(src.cid, src.path, src.runs, bool(baselines), names, src.testbeds)
+    return rows_of(_evaluate(src.cid, src.path, src.runs, bool(baselines), group,
+                             src.testbeds, True), names)
+
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "s
            "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
            "comparison_key", "typelevel_key", "ud_source", "demo_source", "cli_testbeds",
-           "path_source"]
+           "path_source", "ir_group", "rows_of", "mapping_key"]
 
 DEMO_PATH = campaign_path("replab2013")  # demo_data/, in a checkout or in the installed package
 DEMO_KEY = "replab2013"
@@ -177,6 +177,34 @@ def scores_key(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> t
     return ("scores", src.cid, src.path, tuple(src.runs), bool(baselines), tuple(metric_names))
 
 
+def ir_group(pairs: dict[str, tuple[str, str]], names: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The IR measures (``ir_measures``') of every offered metric pair after the first, in the
+    pairs' order, when ``names`` are all among them and the group has more: their score table is
+    computed in one pass (one conversion of the runs, one ``ir_measures`` call) and each pair
+    read from it, so that changing the pair only reads. None otherwise. The one rule of
+    :mod:`dashboard.data.live` and of the warm start."""
+    from metrics.measures.registry import is_ir_measure, parse_metric  # noqa: PLC0415 - deferred: the registry loads after the page's first paint
+
+    group: list[str] = []
+    for pair in list(pairs.values())[1:]:
+        group += [m for m in pair if m not in group and is_ir_measure(parse_metric(m))]
+    if not names or not set(names) <= set(group) or len(names) >= len(group):
+        return None
+    return tuple(group)
+
+
+def rows_of(frame, names: tuple[str, ...]):
+    """The rows of ``names`` of a table of ``evaluate`` on more metrics (the :func:`ir_group`'s),
+    exactly as ``evaluate`` on ``names`` gives them: ordered by system, topic, then metric in the
+    order of ``names`` (``evaluate`` writes one block of rows per system and topic)."""
+    import numpy as np  # noqa: PLC0415 - deferred: loads after the page's first paint
+
+    keep = frame[frame["metric"].isin(names)]
+    pos = keep["metric"].map({m: i for i, m in enumerate(names)}).to_numpy()
+    block = np.arange(len(keep)) // len(names)
+    return keep.iloc[np.lexsort((pos, block))].reset_index(drop=True)
+
+
 def table_key(src: Source, baselines: bool, precision: str, recall: str,
               beds: tuple[str, ...] = ()) -> str:
     """Key of the score table of a metric pair restricted to test beds (() = all topics): the
@@ -189,6 +217,13 @@ def typelevel_key(campaign_source: str, name: str, n_systems: int, missing: str)
     """Key of a token tagging campaign's token- and type-level score table (the Type level
     page's)."""
     return ("typelevel", str(campaign_source), str(name), int(n_systems), missing)
+
+
+def mapping_key(campaign_source: str, name: str, n_systems: int, system: str, mapping: str,
+                measure: str, missing: str) -> tuple:
+    """Key of one run's cluster -> tag mappings on every topic (the Type level page's)."""
+    return ("mapping", str(campaign_source), str(name), int(n_systems), str(system), mapping,
+            measure, missing)
 
 
 def comparison_testbeds(topic_beds: dict | None, n_beds: int | None = None) -> dict | None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.data import warm
-from dashboard.data.sources import typelevel_key
-from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS
+from dashboard.data import disk_cache, warm
+from dashboard.data.sources import mapping_key, typelevel_key
+from dashboard.data.typelevel_metrics import MAPPINGS, MEASURES, TOKEN_METRICS, TYPE_METRICS
 
-__all__ = ["TOKEN_METRICS", "TYPE_METRICS", "scores_for", "mappings", "rank_comparison"]
+__all__ = ["TOKEN_METRICS", "TYPE_METRICS", "MEASURES", "MAPPINGS", "scores_for", "mappings",
+           "rank_comparison"]
 
 
 
@@ -24,14 +25,13 @@ def _key(campaign) -> str:
 
 @st.cache_data(show_spinner="Scoring token- and type-level measures ...")
 def _scores(_campaign, key: str, missing: str) -> pd.DataFrame:
-    from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
-
-    # the bundled campaign's table is computed by the warm-up (dashboard/data/warm.py)
+    # the bundled campaign's table is computed by the warm-up (dashboard/data/warm.py); a
+    # campaign folder's is kept on disk between servers (dashboard/data/disk_cache.py)
     pre = warm.take(typelevel_key(_campaign.source, _campaign.name, len(_campaign.systems),
                                   missing))
     if pre is not None:
         return pre
-    return evaluate(_campaign, list(TOKEN_METRICS + TYPE_METRICS), missing=missing)
+    return disk_cache.scores(_campaign, TOKEN_METRICS + TYPE_METRICS, missing)
 
 
 def scores_for(campaign, missing: str = "penalize") -> pd.DataFrame:
@@ -44,6 +44,11 @@ def _mappings(_campaign, key: str, system: str, mapping: str, measure: str,
               missing: str) -> pd.DataFrame:
     from metrics.measures.typelevel.type_entries import type_mappings  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
+    # the bundled campaign's mappings the page opens on are computed by the warm-up
+    pre = warm.take(mapping_key(_campaign.source, _campaign.name, len(_campaign.systems), system,
+                                mapping, measure, missing))
+    if pre is not None:
+        return pre
     return type_mappings(_campaign, system, mapping=mapping, measure=measure, missing=missing)
 
 

@@ -4,8 +4,11 @@
 :func:`start` before handing over to ``streamlit run``. A background thread imports the heavy
 modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on,
 scores it on the metric pair the sidebar opens it on and computes the alpha-free comparison core
-every page reads; the same for the bundled UD English EWT campaign; then, in a child process at
-the lowest CPU priority, the campaign's next two pairs and UD's Type level table. The keys come
+every page reads; the same for the bundled UD English EWT campaign. Child processes at the
+lowest CPU priority compute the rest, one after the other: from the moment the campaign is
+loaded, its next two pairs (a ranking campaign's IR measures in one table), whose comparison
+cores this process then computes; then UD's Type level page (each run's mappings, and its
+table). :mod:`dashboard.data.disk_cache` keeps the two slow tables between servers. The keys come
 from :mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys. The first
 session then finds them here instead of computing them (``dashboard.data.live`` asks
 :func:`take` before computing), so the first chart appears within a few seconds of opening
@@ -33,6 +36,19 @@ _LOG = logging.getLogger("unanimity.dashboard")
 _lock = threading.Lock()
 _futures: dict[tuple, Future] = {}
 _optional: set[tuple] = set()  # the keys of the child process (:func:`_later`)
+_T0 = time.perf_counter()
+#: a job of a child process: ``(cache key, campaign path, what, arguments)``, ``what`` one of
+#: ``scores`` (``evaluate`` of the metric names), ``kept`` (the same through
+#: :mod:`dashboard.data.disk_cache`) and ``mapping`` (``type_mappings`` of run, mapping, measure)
+Job = tuple[tuple, str, str, list[str]]
+
+
+def _note(what: str) -> None:
+    """With ``UNANIMITY_TIMING`` set, log when a warm-up result is ready (seconds since the
+    server started), beside the page runs' times of ``dashboard/app.py``."""
+    if os.environ.get("UNANIMITY_TIMING"):
+        print(f"[unanimity] warm {what} at {time.perf_counter() - _T0:.3f}s", file=sys.stderr,
+              flush=True)
 
 
 def submit(key: tuple, fn, *args) -> Future:
@@ -47,6 +63,7 @@ def submit(key: tuple, fn, *args) -> Future:
         fut.set_result(fn(*args))
     except BaseException as exc:  # noqa: BLE001 - the session recomputes and reports it
         fut.set_exception(exc)
+    _note(str(key[0]))
     return fut
 
 
@@ -103,14 +120,36 @@ def _first_pair(campaign) -> tuple[str, str]:
 
 def _pair_and_core(src, campaign) -> None:
     """Score ``campaign`` on its first pair and compute the comparison core (as the session)."""
-    from dashboard.data.sources import comparison_key, comparison_testbeds, scores_key, table_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
-    from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
-    from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import scores_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
     pair = _first_pair(campaign)
     scores = submit(scores_key(src, False, pair), evaluate, campaign, list(pair),
                     "penalize").result()
+    _core(src, campaign, scores, pair)
+
+
+def _later_cores(src, campaign) -> None:
+    """The comparison cores of the pairs :func:`_pair_jobs` scored (read from the published
+    tables; of a ranking campaign, the pairs' rows of its IR measures' table)."""
+    from dashboard.data.sources import ir_group, rows_of, scores_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+    pairs = default_metric_pairs(campaign)
+    for pair in list(pairs.values())[1:3]:
+        group = ir_group(pairs, pair) if campaign.tail else None
+        scores = take(scores_key(src, False, group or pair))
+        if scores is not None:
+            _core(src, campaign, rows_of(scores, pair) if group else scores, pair)
+
+
+def _core(src, campaign, scores, pair: tuple[str, str]) -> None:
+    """The alpha-free comparison core of ``pair`` on ``scores``, under the key and with the
+    defaults of the session's first comparison (:func:`dashboard.data.live.comparison`)."""
+    from dashboard.data.sources import comparison_key, comparison_testbeds, table_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.analyses import comparison_core  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
     beds = comparison_testbeds(campaign.topic_testbeds())
     p, r = pair
     submit(comparison_key(table_key(src, False, p, r), DEFAULT_TEST, DEFAULT_CORRECTION,
@@ -123,8 +162,9 @@ def _pair_and_core(src, campaign) -> None:
 def _warm(path: str | None, testbeds: str | None = None, later: bool = False) -> None:
     """Load the campaign at ``path`` (None: the bundled one), score its first pair and compute
     its comparison core; then the bundled UD English EWT campaign the same way (when the
-    selector offers it); with ``later``, the slow rest in a low-priority child process
-    (:func:`_later`)."""
+    selector offers it); with ``later``, the slow rest in low-priority child processes
+    (:func:`_later`): the served campaign's as soon as it is loaded (on a second core it is
+    ready before the user changes the pair), then UD's Type level page's."""
     try:
         from dashboard.data.sources import UD_PATH, campaign_key, demo_source, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
         from metrics.io import load  # noqa: PLC0415 - deferred: imported by the warm-up thread
@@ -133,54 +173,90 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
         src = demo_source(Path(path) if path else None, testbeds)
         campaign = submit(campaign_key(src), lambda: load(
             src.path, testbeds=testbeds_option(src.testbeds))).result()
+        pairs = threading.Thread(target=_later_or_log, args=(src, campaign),
+                                 name="unanimity-warm-later", daemon=True)
+        if later:
+            pairs.start()
         if campaign.has_clusterings:
             _pair_and_core(src, campaign)
         offers_ud = UD_PATH.is_dir() and Path(src.path).resolve() != UD_PATH.resolve()
         if offers_ud:
             ud = ud_source()
             _pair_and_core(ud, submit(campaign_key(ud), load, ud.path).result())
-        if later:
-            _later(src, campaign, offers_ud)
+            if later:
+                pairs.join()  # one child at a time: the served campaign's first
+                _later(_ud_jobs())
     except Exception:  # noqa: BLE001 - a warm-up failure only costs time
         _LOG.debug("warm-up failed", exc_info=True)
 
 
-def _later_jobs(src, campaign, offers_ud: bool) -> list[tuple[tuple, str, list[str]]]:
-    """``(cache key, campaign path, metric names)`` of the slow warm-up: the next two metric
-    pairs of the served campaign, and the Type level page's table of the bundled UD campaign."""
-    from dashboard.data.sources import UD_PATH, campaign_key, scores_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
-    from dashboard.data.typelevel_metrics import TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
+def _pair_jobs(src, campaign) -> list[Job]:
+    """The jobs (:data:`Job`) of the slow warm-up of the served campaign: its next two metric
+    pairs (of a ranking campaign: the IR measures of all its pairs in one table,
+    :func:`dashboard.data.sources.ir_group`, kept between servers by
+    :mod:`dashboard.data.disk_cache`)."""
+    from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import ir_group, scores_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
-    jobs = []
-    if campaign.has_clusterings and src.testbeds is None:
-        for pair in list(default_metric_pairs(campaign).values())[1:3]:
-            jobs.append((scores_key(src, False, tuple(pair)), src.path, list(pair)))
-    if offers_ud:
-        ud = take(campaign_key(ud_source()))
-        if ud is not None:
-            jobs.append((typelevel_key(ud.source, ud.name, len(ud.systems), "penalize"),
-                         str(UD_PATH), list(TOKEN_METRICS + TYPE_METRICS)))
+    if not campaign.has_clusterings or src.testbeds is not None:
+        return []
+    pairs = default_metric_pairs(campaign)
+    rest = [tuple(p) for p in list(pairs.values())[1:3]]
+    # a ranking campaign's IR measures: one table of all (dashboard.data.live.score_table), kept
+    # between servers (dashboard.data.disk_cache): when it is there, published at once
+    group = ir_group(pairs, rest[0]) if rest and campaign.tail else None
+    if group is None:
+        return [(scores_key(src, False, names), src.path, "scores", list(names)) for names in rest]
+    kept = disk_cache.stored(campaign, group, "penalize")
+    if kept is not None:
+        submit(scores_key(src, False, group), lambda: kept)
+        return []
+    return [(scores_key(src, False, group), src.path, "kept", list(group))]
+
+
+def _ud_jobs() -> list[Job]:
+    """The jobs of the Type level page of the bundled UD campaign: every run's mappings the
+    page's mapping section opens on, then its score table, kept between servers by
+    :mod:`dashboard.data.disk_cache` (when it is there, it is published at once)."""
+    from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import UD_PATH, campaign_key, mapping_key, typelevel_key, ud_source  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.typelevel_metrics import MAPPINGS, MEASURES, TOKEN_METRICS, TYPE_METRICS  # noqa: PLC0415 - deferred: imported by the warm-up thread
+
+    ud = take(campaign_key(ud_source()))
+    if ud is None:
+        return []
+    mapping, measure = next(iter(MAPPINGS.values())), next(iter(MEASURES.values()))
+    jobs: list[Job] = [(mapping_key(ud.source, ud.name, len(ud.systems), system, mapping,
+                                    measure, "penalize"), str(UD_PATH), "mapping",
+                        [system, mapping, measure]) for system in ud.systems]
+    key = typelevel_key(ud.source, ud.name, len(ud.systems), "penalize")
+    names = list(TOKEN_METRICS + TYPE_METRICS)
+    kept = disk_cache.stored(ud, names, "penalize")
+    if kept is not None:
+        submit(key, lambda: kept)
+    else:
+        jobs.append((key, str(UD_PATH), "kept", names))
     return jobs
 
 
-def _later(src, campaign, offers_ud: bool) -> None:
-    """Compute :func:`_later_jobs` in a child process at the lowest CPU priority (it does not
-    hold this server's interpreter while sessions run), publishing each result as it comes;
-    a session that asks before it is there computes it itself (:func:`take`)."""
-    jobs = _later_jobs(src, campaign, offers_ud)
+def _later(jobs: list[Job]) -> None:
+    """Compute ``jobs`` (:func:`_pair_jobs`, :func:`_ud_jobs`) in a child process at the lowest
+    CPU priority (it does not hold this server's interpreter while sessions run), publishing
+    each result as it comes; a session that asks before it is there computes it itself
+    (:func:`take`)."""
     if not jobs:
         return
     futures = []
     with _lock:
-        for key, _, _ in jobs:
+        for key, *_ in jobs:
             if key not in _futures:
                 _futures[key] = Future()
                 _optional.add(key)
             futures.append(_futures[key])
     with tempfile.TemporaryDirectory(prefix="unanimity-warm-") as tmp:
         spec = Path(tmp) / "jobs.pkl"
-        spec.write_bytes(pickle.dumps([(p, names) for _, p, names in jobs]))
+        spec.write_bytes(pickle.dumps([job[1:] for job in jobs]))
         proc = subprocess.Popen([sys.executable, "-m", "dashboard.data.warm", tmp],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for i, fut in enumerate(futures):
@@ -191,9 +267,20 @@ def _later(src, campaign, offers_ud: bool) -> None:
                 continue
             if out.exists():
                 fut.set_result(pickle.loads(out.read_bytes()))
+                _note(f"{jobs[i][0][0]} (child)")
             else:
                 fut.set_exception(RuntimeError("the warm-up process stopped"))
         proc.wait()
+
+
+def _later_or_log(src, campaign) -> None:
+    """:func:`_later` of :func:`_pair_jobs`, then :func:`_later_cores`, in their own thread: a
+    failure only costs time."""
+    try:
+        _later(_pair_jobs(src, campaign))
+        _later_cores(src, campaign)
+    except Exception:  # noqa: BLE001 - the sessions compute what is missing
+        _LOG.debug("warm-up child failed", exc_info=True)
 
 
 def _child(tmp: str) -> None:
@@ -202,8 +289,10 @@ def _child(tmp: str) -> None:
     import ctypes  # noqa: PLC0415 - deferred: the child process only
     import signal  # noqa: PLC0415 - deferred: the child process only
 
+    from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: the child process only
     from metrics.io import load  # noqa: PLC0415 - deferred: the child process only
     from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: the child process only
+    from metrics.measures.typelevel.type_entries import type_mappings  # noqa: PLC0415 - deferred: the child process only
 
     try:
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: end with the server
@@ -211,12 +300,19 @@ def _child(tmp: str) -> None:
         pass
     os.nice(19)
     campaigns: dict[str, Any] = {}
-    for i, (path, names) in enumerate(pickle.loads((Path(tmp) / "jobs.pkl").read_bytes())):
+    for i, (path, what, args) in enumerate(pickle.loads((Path(tmp) / "jobs.pkl").read_bytes())):
         if path not in campaigns:
             campaigns[path] = load(path)
         out = Path(tmp) / f"{i}.pkl"
-        out.with_suffix(".tmp").write_bytes(pickle.dumps(
-            evaluate(campaigns[path], names, missing="penalize")))
+        if what == "mapping":
+            system, mapping, measure = args
+            frame = type_mappings(campaigns[path], system, mapping=mapping, measure=measure,
+                                  missing="penalize")
+        elif what == "kept":
+            frame = disk_cache.scores(campaigns[path], args, "penalize")
+        else:
+            frame = evaluate(campaigns[path], args, missing="penalize")
+        out.with_suffix(".tmp").write_bytes(pickle.dumps(frame))
         out.with_suffix(".tmp").rename(out)
 
 

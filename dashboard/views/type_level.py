@@ -13,6 +13,8 @@ import streamlit as st
 
 from dashboard import ui
 from dashboard.data.type_level import (
+    MAPPINGS,
+    MEASURES,
     TOKEN_METRICS,
     TYPE_METRICS,
     mappings,
@@ -25,8 +27,7 @@ from dashboard.render.downloads import mapping_csv
 
 __all__ = ["render"]
 
-_MEASURES = {"MacroI (P, R, F)": "macro", "MicroI": "micro", "MicroC": "microc"}
-_MAPPINGS = {"1-1 (optimal assignment)": "one_to_one", "M-1 (integer program)": "many_to_one"}
+_MEASURES, _MAPPINGS = MEASURES, MAPPINGS
 
 
 def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penalize",

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import spearmanr
 
 from metrics.measures.registry import direction, metric_info
 
@@ -60,6 +59,23 @@ class RankComparison:
         return out
 
 
+def _spearman(ranks: np.ndarray) -> np.ndarray:
+    """Spearman's rho of every pair of columns of ``ranks`` (systems x metrics): the Pearson
+    correlation of the columns' ranks (ties averaged), as ``scipy.stats.spearmanr`` of each
+    pair; NaN where a column is constant or has a missing value.
+
+    rho(a, b) = cov(rank a, rank b) / (sd(rank a) sd(rank b))   (Spearman 1904)
+    """
+    r = pd.DataFrame(ranks).rank(axis=0, method="average").to_numpy()
+    ok = ~np.isnan(r).any(axis=0) & (np.ptp(np.nan_to_num(r), axis=0) > 0)
+    out = np.full((r.shape[1], r.shape[1]), np.nan)
+    if ok.any():
+        z = r[:, ok] - r[:, ok].mean(axis=0)
+        z /= np.sqrt((z * z).sum(axis=0))
+        out[np.ix_(ok, ok)] = np.clip(z.T @ z, -1.0, 1.0)
+    return out
+
+
 def rank_comparison(scores: pd.DataFrame, metrics: Sequence[str] | None = None,
                     systems: Sequence[str] | None = None) -> RankComparison:
     """Rank the systems of a score table under each metric and correlate the rankings.
@@ -84,12 +100,5 @@ def rank_comparison(scores: pd.DataFrame, metrics: Sequence[str] | None = None,
     means = means.reindex(index=order, columns=names)
     signed = means * np.array([direction(m) for m in names])[None, :]
     ranks = signed.rank(axis=0, ascending=False, method="min")
-    n = len(names)
-    rho = np.full((n, n), np.nan)
-    for i in range(n):  # a loop over metric pairs (a handful), not over systems
-        for j in range(n):
-            a, b = ranks.iloc[:, i].to_numpy(), ranks.iloc[:, j].to_numpy()
-            if np.ptp(a) > 0 and np.ptp(b) > 0:
-                rho[i, j] = spearmanr(a, b).statistic
-    spearman = pd.DataFrame(rho, index=names, columns=names)
+    spearman = pd.DataFrame(_spearman(ranks.to_numpy(dtype=float)), index=names, columns=names)
     return RankComparison(means, ranks, spearman, {m: is_type_level(m) for m in names})
