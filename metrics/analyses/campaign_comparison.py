@@ -56,10 +56,12 @@ from metrics.comparison.reference import reference_systems
 from metrics.comparison.significance import (
     CORRECTIONS,
     DEFAULT_LEVEL,
+    PAIR_CLASSES,
     TESTS,
-    metric_verdicts,
-    pair_classes,
+    VERDICTS,
+    classes_of,
     pair_tests_cube,
+    verdict_codes,
 )
 from metrics.comparison.uir import (
     DEFAULT_THRESHOLD,
@@ -172,7 +174,6 @@ def comparison_core(
     if S < 2:
         raise ValueError(f"compare needs at least two systems, got {S}")
     require_pairs(S, len(uir_metrics))  # every ordered pair, refused over the compute budget
-    names = np.asarray(cube.systems, dtype=object)
     ucube = sub_cube(cube, uir_metrics)
     dirs = metric_directions(ucube.metrics, directions)
     X = ucube.oriented(dirs)
@@ -192,8 +193,7 @@ def comparison_core(
 
     # pairs frame
     pairs = umat.to_dataframe()
-    ia = pd.Index(names).get_indexer(pairs["system_a"])
-    ib = pd.Index(names).get_indexer(pairs["system_b"])
+    ia, ib = umat.pair_indices()  # umat's systems are the cube's
     pairs = pairs.assign(**(param_cols := pair_columns(param, ia, ib, len(uir_metrics))))
     pairs["beats_all_alpha"] = beats[ia, ib]
     # (a, b) and (b, a) share their (read-only) list of crossing points
@@ -202,20 +202,26 @@ def comparison_core(
     tests = None
     if test != "none":
         tests = pair_tests_cube(ucube, directions, test, correction, seed, n_resamples, tol=tol)
-        tests["verdict"] = metric_verdicts(tests, level=level)
-        cls = pair_classes(tests, level=level)
-        key = pd.MultiIndex.from_arrays([pairs["system_a"], pairs["system_b"]])
-        cls = cls.set_index(["system_a", "system_b"]).reindex(key)
-        pairs["pair_class"] = cls["pair_class"].to_numpy()
-        pairs["n_improved"] = cls["n_improved"].to_numpy()
-        pairs["n_worsened"] = cls["n_worsened"].to_numpy()
-        tk = tests.set_index(["system_a", "system_b", "metric"])
-        for m in uir_metrics:
-            sub = tk.xs(m, level="metric").reindex(key)
-            pairs[f"p_{m}"] = sub["pvalue_corrected"].to_numpy()
-            pairs[f"p_raw_{m}"] = sub["pvalue"].to_numpy()
-            pairs[f"direction_{m}"] = sub["direction"].to_numpy()
-            pairs[f"verdict_{m}"] = sub["verdict"].to_numpy()
+        verdict = verdict_codes(tests, level=level)
+        tests["verdict"] = names_at(VERDICTS, verdict)
+        # the tests' rows are (a, b, metric) with the ordered pairs (a, b) in the order of the
+        # pairs frame (both row-major in system order) and the metrics in uir_metrics' order:
+        # each pair's M rows follow one another, a reshape joins them
+        M = len(uir_metrics)
+        by_pair = verdict.reshape(-1, M)
+        n_up = (by_pair == 0).sum(axis=1)
+        n_down = (by_pair == 1).sum(axis=1)
+        pairs["pair_class"] = names_at(PAIR_CLASSES, classes_of(n_up, n_down))
+        pairs["n_improved"] = n_up
+        pairs["n_worsened"] = n_down
+        p_adj = tests["pvalue_corrected"].to_numpy().reshape(-1, M)
+        p_raw = tests["pvalue"].to_numpy().reshape(-1, M)
+        sign = tests["direction"].to_numpy().reshape(-1, M)
+        for mi, m in enumerate(uir_metrics):
+            pairs[f"p_{m}"] = p_adj[:, mi]
+            pairs[f"p_raw_{m}"] = p_raw[:, mi]
+            pairs[f"direction_{m}"] = sign[:, mi]
+            pairs[f"verdict_{m}"] = names_at(VERDICTS, by_pair[:, mi])
     else:
         pairs["pair_class"] = None
         pairs["n_improved"] = np.nan
@@ -288,7 +294,9 @@ def comparison_at(core: ComparisonCore, alpha: float = 0.5,
     ia, ib = core.ia, core.ib
     f = core.curves.values([alpha])[:, 0]
 
-    pairs = core.pairs.copy()
+    # shallow copies: with pandas' copy-on-write nothing done to them reaches the core's frames,
+    # and the 159,600-row frames of 400 systems are not copied at every alpha / threshold
+    pairs = core.pairs.copy(deep=False)
     at = pairs.columns.get_loc("beats_all_alpha")
     pairs.insert(at, "delta_f", f[ia] - f[ib])
     pairs.insert(at, "f_b", f[ib])
@@ -337,7 +345,7 @@ def comparison_at(core: ComparisonCore, alpha: float = 0.5,
     parameters.update({k: v for k, v in p.items() if k not in parameters})
     parameters["testbeds"] = list(p["testbeds"]) if p["testbeds"] is not None else None
     wk = core.weakest_metric.copy()
-    tests = core.tests.copy() if core.tests is not None else None
+    tests = core.tests.copy(deep=False) if core.tests is not None else None
     return CampaignComparison(parameters, pairs, systems, curve, core.uir, tests, delta_f_vs_uir,
                               wk, cross_tb, tuple(core.uir_metrics))
 

@@ -82,8 +82,10 @@ def threshold_base(u: np.ndarray, cls: np.ndarray, has_cls: np.ndarray, beats: n
     cols = {"threshold": th.astype(np.float64), "n_pairs": n.astype(np.int64),
             "pairs": n / total if total else np.full(th.size, np.nan)}
     all_cls = nz & (_suffix_counts(~has_cls, order, pos) == 0)
+    codes, names = pd.factorize(cls)  # the class texts compared once each, not once per pair
+    code_of = {name: k for k, name in enumerate(names.tolist())}
     for c in ("concordant", "opposite", "none", "worsening"):
-        hit = np.asarray(cls == c, dtype=bool) if cls.size else np.zeros(0, dtype=bool)
+        hit = codes == code_of.get(c, -2)
         cols[c] = np.where(all_cls, _suffix_counts(hit, order, pos) / nn, np.nan)
     cols["beats_all_alpha"] = np.where(nz, _suffix_counts(beats, order, pos) / nn, np.nan)
     return CurveBase(order, pos, n, cols)

@@ -1,8 +1,8 @@
 """The exact alpha analysis: for every pair of campaign F_alpha curves, is one above the other for
 every alpha in [0, 1], and where do they cross (docs/measures.md §4)? Vectorised over pairs.
 
-(Size: one argument -- the certified convex bound, its bisection and the vectorised root
-finder -- that only makes sense read together; about 460 lines.)
+The crossing points are refined by :mod:`metrics.comparison.alpha_roots` (safeguarded Halley
+steps on every bracket at once).
 
 Why the alpha questions can be answered exactly
 -----------------------------------------------
@@ -48,6 +48,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.comparison.alpha_roots import crossing_roots
+from metrics.comparison.alpha_roots import diff_values as _diff_values
+from metrics.comparison.alpha_roots import roots_vec as _roots_vec
 from metrics.comparison.curves import DEFAULT_ALPHAS, Curves, check_average
 
 __all__ = ["all_pairs_alpha", "PairsAlpha"]
@@ -151,7 +154,9 @@ def _bisect(diff: _PairDiff, lo: float, hi: float, d_lo: float, d_hi: float, sig
 def _hidden_crossings(curves: Curves, i: int, j: int, lo: float, hi: float, dlo: float,
                       dhi: float) -> list[float]:
     """The pair of crossings hidden between two grid points where d has the same sign, if any:
-    :func:`_bisect` finds a point of the other sign, :func:`_roots_vec` refines both brackets."""
+    :func:`_bisect` finds a point of the other sign, the bracketing Illinois method
+    (:func:`metrics.comparison.alpha_roots.roots_vec`: the curves are nearly tangent there)
+    refines both brackets."""
     found = _bisect(_PairDiff(curves, i, j), lo, hi, dlo, dhi, 1 if dlo > 0 else -1, False)
     if found is None:
         return []
@@ -200,96 +205,14 @@ def _micro_roots(curves: Curves, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarr
 #   is positive; the rare intervals whose bound is not positive go through the scalar
 #   bisection :func:`_bisect`, so the answer keeps its exactness argument;
 # * sign changes of d between consecutive non-zero grid values bracket the crossings; all
-#   brackets are refined together by :func:`_roots_vec` (vectorised Illinois regula falsi with the
-#   tolerance xtol 1e-13, rtol 4 eps); intervals where d keeps its sign at both ends but whose
-#   certified bound is not positive (possible hidden pair of crossings, near-tangent curves)
-#   go through :func:`_hidden_crossings` (:func:`_bisect`, then :func:`_roots_vec`);
+#   brackets are refined together by :func:`metrics.comparison.alpha_roots.crossing_roots`
+#   (safeguarded Halley steps, to machine precision); intervals where d keeps its sign at both
+#   ends but whose certified bound is not positive (possible hidden pair of crossings,
+#   near-tangent curves) go through :func:`_hidden_crossings` (:func:`_bisect`, then
+#   :func:`_roots_vec`);
 # * micro averaging: the closed form of :func:`_micro_roots`, vectorised.
 
-_XTOL = 1e-13
-_RTOL = 4 * np.finfo(float).eps
 _PAIR_CELLS = 2_000_000  # pairs x grid points per chunk
-
-
-def _diff_values(curves: Curves, I: np.ndarray, J: np.ndarray,  # noqa: E741 - as in the formula
-                 x: np.ndarray) -> np.ndarray:
-    """d(x_k) = A_{I_k}(x_k) - A_{J_k}(x_k), evaluated exactly as :class:`_PairDiff` does."""
-    a = x[:, None]
-    return _side_sum(curves, I, a) - _side_sum(curves, J, a)
-
-
-def _side_sum(curves: Curves, rows: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """sum_t W / (U + a V) over the systems ``rows``, the operations of :class:`_PairDiff` in
-    the same order, in one (rows x topics) buffer."""
-    buf = np.take(curves.V, rows, axis=0)
-    buf *= a
-    buf += np.take(curves.U, rows, axis=0)
-    np.divide(np.take(curves.W, rows, axis=0), buf, out=buf)
-    return buf.sum(axis=1)
-
-
-def _roots_vec(f, lo: np.ndarray, hi: np.ndarray, xtol: float = _XTOL, rtol: float = _RTOL,
-               maxiter: int = 300) -> np.ndarray:
-    """Roots of many functions at once, each with a sign change on its bracket [lo, hi].
-
-    The Illinois variant of regula falsi (Dowell and Jarratt, BIT 11, 1971): the next point is
-    where the chord through the two bracket ends crosses zero, and the bracket keeps the end
-    whose sign differs from the new point's; when the same end is kept twice in a row, its
-    function value is halved, which keeps the convergence superlinear. Every third step is a
-    bisection, so each bracket at least halves every three steps whatever the function. A
-    bracket is done when f is exactly 0 at the new point or the bracket is narrower than
-    ``2 (xtol + rtol |x|)`` -- the tolerance of :func:`scipy.optimize.brentq` with the same
-    ``xtol`` and ``rtol``.
-
-    Parameters
-    ----------
-    f : callable ``f(x, idx) -> ndarray``
-        Values of the functions numbered ``idx`` at the points ``x`` (same shape).
-    lo, hi : ndarray, shape (n,)
-        Brackets, ``lo < hi``, with ``f(lo) * f(hi) <= 0``.
-
-    Returns
-    -------
-    ndarray, shape (n,)
-        A root in each bracket.
-    """
-    n = lo.size
-    out = np.full(n, np.nan)
-    if n == 0:
-        return out
-    ids = np.arange(n)
-    a = np.asarray(lo, dtype=np.float64).copy()
-    b = np.asarray(hi, dtype=np.float64).copy()
-    fa, fb = f(a, ids), f(b, ids)
-    if np.any(fa * fb > 0):
-        raise ValueError("every bracket needs a sign change")
-    kept = np.zeros(n, dtype=np.int8)  # +1: b was kept at the last step, -1: a was
-    at_end = (fa == 0) | (fb == 0)
-    out[at_end] = np.where(fa == 0, a, b)[at_end]
-    live = ~at_end
-    ids, a, b, fa, fb, kept = ids[live], a[live], b[live], fa[live], fb[live], kept[live]
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for step in range(maxiter):
-            if ids.size == 0:
-                return out
-            mid = 0.5 * (a + b)
-            x = mid if step % 3 == 2 else b - fb * (b - a) / (fb - fa)
-            x = np.where(np.isfinite(x) & (a < x) & (x < b), x, mid)
-            fx = f(x, ids)
-            keep_b = np.sign(fx) == np.sign(fa)  # the root lies in [x, b]: x replaces a
-            fb = np.where(keep_b & (kept == 1), 0.5 * fb, fb)
-            fa = np.where(~keep_b & (kept == -1), 0.5 * fa, fa)
-            a, fa = np.where(keep_b, x, a), np.where(keep_b, fx, fa)
-            b, fb = np.where(keep_b, b, x), np.where(keep_b, fb, fx)
-            kept = np.where(keep_b, 1, -1).astype(np.int8)
-            done = (fx == 0) | (b - a <= 2 * (xtol + rtol * np.abs(x)))
-            if done.any():
-                out[ids[done]] = x[done]
-                k = ~done
-                ids, a, b, fa, fb, kept = ids[k], a[k], b[k], fa[k], fb[k], kept[k]
-    if ids.size:
-        raise RuntimeError(f"{ids.size} root(s) did not converge in {maxiter} steps")
-    return out
 
 
 @dataclass(frozen=True)
@@ -403,8 +326,7 @@ def all_pairs_alpha(curves: Curves, average: str, bounds: _GridBounds | None = N
     p_all = np.concatenate(br_pair) if br_pair else np.zeros(0, dtype=np.int64)
     lo = np.concatenate(br_lo) if br_lo else np.zeros(0)
     hi = np.concatenate(br_hi) if br_hi else np.zeros(0)
-    roots = _roots_vec(lambda x, idx: _diff_values(curves, iu[p_all[idx]], ju[p_all[idx]], x),
-                       lo, hi)
+    roots = crossing_roots(curves, iu[p_all], ju[p_all], lo, hi)
     pairs_list = [p_all]
     vals_list = [roots]
     hp = np.concatenate(hid_pair) if hid_pair else np.zeros(0, dtype=np.int64)

@@ -77,9 +77,15 @@ def _signed_ranks(d: np.ndarray):
     ties, and the tie term sum(t^3 - t) over the groups of tied non-zero |d|. Every value is an
     integer or a half-integer, so all of them are exact (independent of summation order)."""
     rows, n = d.shape
-    order = np.argsort(np.abs(d), axis=-1)
-    sd = np.take_along_axis(d, order, axis=-1)
-    y = np.abs(sd)
+    # one sort of integer keys per row: the bits of |d| (non-negative doubles order as their
+    # bit patterns; the sign bit, 0, shifted out) with the lowest bit set for a positive d. The
+    # sorted keys give |d| in order (y, compared as integers: equal bits, equal values) and which
+    # of them are positive; the order within a group of equal |d| does not enter any result.
+    key = np.abs(d).view(np.uint64) << np.uint64(1)
+    key |= d > 0
+    key.sort(axis=-1)
+    pos = (key & np.uint64(1)).astype(bool)
+    y = key >> np.uint64(1)
     eq = y[:, 1:] == y[:, :-1]
     it = np.int32 if n < 2**30 else np.int64
     cols = np.arange(n, dtype=it)
@@ -89,7 +95,6 @@ def _signed_ranks(d: np.ndarray):
     # index of the value's tie group); among the non-zero: minus n_zero. R+ in integer
     # arithmetic (twice R+), R- from R+ + R- = count (count + 1) / 2. A row without equal
     # |d| has start = end = its index: the tie groups are made for the other rows only.
-    pos = sd > 0
     n_pos = pos.sum(axis=-1)
     twice = 2 * (np.where(pos, cols, it(0)).sum(axis=-1, dtype=np.int64) + n_pos * (1 - n_zero))
     tie_term = np.zeros(rows)

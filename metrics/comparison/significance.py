@@ -59,7 +59,9 @@ __all__ = [
     "pair_tests",
     "pair_tests_cube",
     "pair_classes",
+    "classes_of",
     "metric_verdicts",
+    "verdict_codes",
     "VERDICTS",
 ]
 
@@ -239,11 +241,18 @@ def metric_verdicts(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
     ndarray of str
         One of :data:`VERDICTS` per row of ``tests``.
     """
+    return np.asarray(VERDICTS, dtype=object)[verdict_codes(tests, level, corrected)]
+
+
+def verdict_codes(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
+                  corrected: bool = True) -> np.ndarray:
+    """:func:`metric_verdicts` as positions in :data:`VERDICTS` (0 improves, 1 worsens, 2 no
+    significant difference), for tables that build their text columns with one ``take``."""
     col = "pvalue_corrected" if corrected else "pvalue"
     with np.errstate(invalid="ignore"):
         sig = (tests[col].to_numpy(dtype=np.float64) < level)
     d = tests["direction"].to_numpy()
-    return np.select([sig & (d > 0), sig & (d < 0)], list(VERDICTS[:2]), VERDICTS[2]).astype(object)
+    return np.select([sig & (d > 0), sig & (d < 0)], [0, 1], 2).astype(np.int64)
 
 
 def pair_classes(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
@@ -280,9 +289,14 @@ def pair_classes(tests: pd.DataFrame, level: float = DEFAULT_LEVEL,
                       "up": up.astype(np.int64), "down": down.astype(np.int64)})
     agg = g.groupby(["system_a", "system_b"], sort=False).sum().reset_index()
     agg = agg.rename(columns={"up": "n_improved", "down": "n_worsened"})
-    imp = agg["n_improved"].to_numpy() > 0
-    wor = agg["n_worsened"].to_numpy() > 0
-    agg["pair_class"] = np.select(
-        [imp & ~wor, imp & wor, ~imp & ~wor], ["concordant", "opposite", "none"], "worsening"
-    )
+    agg["pair_class"] = np.asarray(PAIR_CLASSES, dtype=object)[
+        classes_of(agg["n_improved"].to_numpy(), agg["n_worsened"].to_numpy())]
     return agg
+
+
+def classes_of(n_improved: np.ndarray, n_worsened: np.ndarray) -> np.ndarray:
+    """The class of each pair (:func:`pair_classes`) from its numbers of metrics that improve
+    and that worsen, as positions in :data:`PAIR_CLASSES`."""
+    imp = np.asarray(n_improved) > 0
+    wor = np.asarray(n_worsened) > 0
+    return np.select([imp & ~wor, imp & wor, ~imp & ~wor], [0, 1, 2], 3).astype(np.int64)

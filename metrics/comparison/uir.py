@@ -245,15 +245,21 @@ class UIRMatrix:
         return pd.DataFrame(self.uir, index=pd.Index(self.systems, name="system_a"),
                             columns=pd.Index(self.systems, name="system_b"))
 
-    def to_dataframe(self, include_self: bool = False) -> pd.DataFrame:
-        """Long form: one row per ordered pair (``system_a, system_b, uir, n_a_better,
-        n_b_better, n_tied, n_biased, n_topics``), row-major in system order."""
+    def pair_indices(self, include_self: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """The systems (a, b) of the rows of :meth:`to_dataframe`, as indices into
+        ``systems``."""
         S = len(self.systems)
         gi, gj = np.meshgrid(np.arange(S), np.arange(S), indexing="ij")
         ii, jj = gi.ravel(), gj.ravel()
         if not include_self:
             keep = ii != jj
             ii, jj = ii[keep], jj[keep]
+        return ii, jj
+
+    def to_dataframe(self, include_self: bool = False) -> pd.DataFrame:
+        """Long form: one row per ordered pair (``system_a, system_b, uir, n_a_better,
+        n_b_better, n_tied, n_biased, n_topics``), row-major in system order."""
+        ii, jj = self.pair_indices(include_self)
         return pd.DataFrame({
             "system_a": names_at(self.systems, ii),
             "system_b": names_at(self.systems, jj),

@@ -65,6 +65,7 @@ from metrics.reports.bundle_manifest import (
     load_json,
 )
 from metrics.reports.bundle_members import MemberNode, read_member
+from metrics.reports.bundle_tables import write_tables
 from metrics.reports.comparison_latex import comparison_latex
 from metrics.reports.latex import LATEX_TOP
 from metrics.reports.pair_report import pair_report
@@ -75,7 +76,6 @@ from metrics.reports.stored_comparison import (
     stored_ranking,
 )
 from metrics.reports.table_input import read_csv_table, read_parquet_table
-from metrics.reports.table_output import column_kinds, table_files
 
 __all__ = ["BUNDLE_FORMAT", "BUNDLE_VERSION", "READ_VERSIONS", "MANIFEST", "Bundle",
            "open_bundle", "write_bundle", "fingerprint", "is_bundle"]
@@ -222,7 +222,9 @@ def write_bundle(
     Each table's column kinds come from its dtypes
     (
     :func:`metrics.reports.table_output.column_kinds`), its row count from the frame and its
-    SHA-256 from the bytes written: nothing is read back. Returns the paths written, manifest
+    SHA-256 from the bytes written: nothing is read back. The tables are written concurrently,
+    one per core, largest first (Arrow's CSV and Parquet writers and the hashing release the
+    interpreter); the manifest lists them in the order given. Returns the paths written, manifest
     last.
     """
     out = Path(out_dir)
@@ -236,13 +238,11 @@ def write_bundle(
         written.append(path)
         return {"file": name, "sha256": hashlib.sha256(data).hexdigest()}
 
-    for name, df in tables.items():
-        kinds = column_kinds(df)
-        text, twin = table_files(df, kinds, parquet=len(df) >= PARQUET_ROWS)
-        entry = {**put(f"{name}.csv", text), "kind": "table", "rows": len(df), "columns": kinds}
-        if twin is not None:
-            entry["parquet"] = put(f"{name}.parquet", twin)
+    done = write_tables(out, tables, PARQUET_ROWS)
+    for name in tables:
+        entry, paths = done[name]
         files[name] = entry
+        written.extend(paths)
     for name, obj in (json_files or {}).items():
         data = (json.dumps(obj, indent=2) + "\n").encode("utf-8")
         files[name] = {**put(f"{name}.json", data), "kind": "json"}

@@ -69,10 +69,16 @@ def neutralise(values) -> pa.Array:
     when it begins with a quote itself (so that :func:`restore` is exact). Nulls stay null.
     The test runs once per distinct value (names repeat across a pairs table).
     """
+    return _neutralised(values)[0]
+
+
+def _neutralised(values) -> tuple[pa.Array, pa.Array]:
+    """:func:`neutralise`'s cells and their distinct values (what a scan of the cells, such as
+    the CSV writer's test for characters that need quoting, has to look at only once)."""
     codes = pc.dictionary_encode(_text(values))
     names = codes.dictionary
     safe = pc.if_else(_risky(names), pc.binary_join_element_wise(QUOTE, names, ""), names)
-    return pc.take(safe, codes.indices)
+    return pc.take(safe, codes.indices), safe
 
 
 def _risky(names: pa.Array) -> pa.Array:
@@ -160,9 +166,18 @@ def _str_list(v) -> list[str]:
 
 def _float_text(arr: pa.Array) -> pa.Array:
     """Doubles as the shortest text that reads back to the same double, a whole number keeping
-    its ``.0`` (as Python's ``repr`` writes it), NaN as null (an empty cell). Only the cells
-    holding a whole finite number are looked at again (for one written without ``.`` or
-    exponent: ``1``, not ``1e+20``)."""
+    its ``.0`` (as Python's ``repr`` writes it), NaN as null (an empty cell). Each distinct
+    double (bit for bit: ``-0.0`` is not ``0.0``) is formatted once: the columns of a pairs table
+    repeat their values (a system's F in every pair it is in, a p-value in both orders)."""
+    v = np.ascontiguousarray(arr.to_numpy(zero_copy_only=False), dtype=np.float64)
+    codes = pc.dictionary_encode(pa.array(v.view(np.int64)))
+    distinct = codes.dictionary.to_numpy(zero_copy_only=False).view(np.float64)
+    return pc.take(_distinct_float_text(pa.array(distinct, from_pandas=True)), codes.indices)
+
+
+def _distinct_float_text(arr: pa.Array) -> pa.Array:
+    """:func:`_float_text` of each cell. Only the cells holding a whole finite number are looked
+    at again (for one written without ``.`` or exponent: ``1``, not ``1e+20``)."""
     text = pc.cast(arr, pa.string())
     v = arr.to_numpy(zero_copy_only=False)
     with np.errstate(invalid="ignore"):
@@ -180,14 +195,16 @@ def _float_text(arr: pa.Array) -> pa.Array:
         pc.filter(cand, pa.array(bare)), ".0", ""))
 
 
-def _csv_column(arr: pa.Array, kind: str) -> pa.Array:
-    """The text of one CSV column: numbers formatted, lists joined, text neutralised."""
+def _csv_column(arr: pa.Array, kind: str) -> tuple[pa.Array, pa.Array | None]:
+    """The text of one CSV column (numbers formatted, lists joined, text neutralised) and, for
+    text, its distinct values (to test once each for characters that need quoting; numbers and
+    booleans never hold one: None)."""
     if kind == "float":
-        return _float_text(arr)
+        return _float_text(arr), None
     if kind == "bool":
-        return pc.if_else(arr, "True", "False")
+        return pc.if_else(arr, "True", "False"), None
     if kind == "str":
-        return neutralise(arr)
+        return _neutralised(arr)
     if kind in ("list_float", "list_str"):
         flat = pc.list_flatten(arr)
         if kind == "list_float":
@@ -196,8 +213,9 @@ def _csv_column(arr: pa.Array, kind: str) -> pa.Array:
             flat = pc.replace_substring(pc.replace_substring(flat, "%", "%25"), LIST_SEP, "%3B")
         joined = pc.binary_join(pa.ListArray.from_arrays(arr.offsets, flat), LIST_SEP)
         joined = pc.if_else(arr.is_null(), pa.scalar(None, pa.string()), joined)
-        return neutralise(joined)  # "-0.5;0.25" is not a number either
-    return arr  # int
+        text, distinct = _neutralised(joined)  # "-0.5;0.25" is not a number either
+        return text, distinct if kind == "list_str" else None
+    return arr, None  # int
 
 
 def typed_table(df: pd.DataFrame, kinds: Mapping[str, str]) -> pa.Table:
@@ -206,24 +224,24 @@ def typed_table(df: pd.DataFrame, kinds: Mapping[str, str]) -> pa.Table:
                                 names=[str(c) for c in df.columns])
 
 
-def _csv_bytes(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> bytes:
+def _csv_buffer(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> pa.Buffer:
+    """The CSV text of ``typed`` in one native buffer (header and body, never copied to Python)."""
     names = typed.column_names
-    columns = [_csv_column(typed.column(i).combine_chunks(), kinds[name])
-               for i, name in enumerate(names)]
+    columns, distinct = zip(*(_csv_column(typed.column(i).combine_chunks(), kinds[name])
+                              for i, name in enumerate(names)), strict=True) if names else ((), ())
     header = neutralise(names)
     special = "[\"\r\n" + re.escape(delimiter) + "]"  # numbers and booleans never hold one
     quote = any(pc.any(pc.match_substring_regex(col, special)).as_py()
-                for col in [header, *(c for c, n in zip(columns, names, strict=True)
-                                      if kinds[n] in ("str", "list_str"))])
-    text = pa.Table.from_arrays(columns, names=header.to_pylist())
+                for col in [header, *(d for d in distinct if d is not None)])
+    text = pa.Table.from_arrays(list(columns), names=header.to_pylist())
     sink = io.StringIO()  # the header by hand: Arrow quotes it whatever the quoting style
     csv.writer(sink, delimiter=delimiter, lineterminator="\n",
                quoting=csv.QUOTE_ALL if quote else csv.QUOTE_MINIMAL).writerow(text.column_names)
-    out = pa.BufferOutputStream()  # header and body in one native buffer, copied out once
+    out = pa.BufferOutputStream()
     out.write(sink.getvalue().encode("utf-8"))
     pacsv.write_csv(text, out, pacsv.WriteOptions(
         include_header=False, delimiter=delimiter, quoting_style="needed" if quote else "none"))
-    return out.getvalue().to_pybytes()
+    return out.getvalue()
 
 
 def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,
@@ -231,7 +249,7 @@ def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,
     """The CSV (``delimiter=","``) or TSV (``"\\t"``) text of ``df`` under the output policy,
     UTF-8, header first, text quoted (and quotes doubled)."""
     kinds = dict(kinds or column_kinds(df))
-    return _csv_bytes(typed_table(df, kinds), kinds, delimiter)
+    return _csv_buffer(typed_table(df, kinds), kinds, delimiter).to_pybytes()
 
 
 def write_table(df: pd.DataFrame, path: str | Path, kinds: Mapping[str, str] | None = None,
@@ -243,14 +261,18 @@ def write_table(df: pd.DataFrame, path: str | Path, kinds: Mapping[str, str] | N
 
 
 def table_files(df: pd.DataFrame, kinds: Mapping[str, str],
-                parquet: bool) -> tuple[bytes, bytes | None]:
-    """The CSV bytes of ``df`` and, with ``parquet``, its Parquet twin (each column typed by its
+                parquet: bool) -> tuple[pa.Buffer, pa.Buffer | None]:
+    """The CSV text of ``df`` and, with ``parquet``, its Parquet twin (each column typed by its
     kind, names exactly as they are: a typed file has no formulas to neutralise), from one Arrow
-    conversion."""
+    conversion. Both are native buffers (``bytes(buf)`` for Python bytes): written and
+    fingerprinted through the buffer protocol, never copied."""
     typed = typed_table(df, kinds)
     twin = None
     if parquet:
         sink = pa.BufferOutputStream()
-        pq.write_table(typed, sink)
-        twin = sink.getvalue().to_pybytes()
-    return _csv_bytes(typed, kinds, ","), twin
+        # dictionary pages for the text columns only (names repeat; numbers rarely do: a
+        # dictionary attempt on each float column costs more than it saves)
+        pq.write_table(typed, sink, use_dictionary=[
+            n for n in typed.column_names if kinds[n] in ("str", "list_str")])
+        twin = sink.getvalue()
+    return _csv_buffer(typed, kinds, ","), twin

@@ -30,7 +30,9 @@ mapping that maximises the F they belong to:
 * **M-1** (every cluster to one class): when every type has at most one cluster, MacroI and MicroI
   are sums over clusters and the majority mapping is optimal (exact). Otherwise, and for MicroC
   always, an integer program solves it exactly
-  (:mod:`metrics.measures.typelevel.exact_many_to_one`), started from hill climbing
+  (:mod:`metrics.measures.typelevel.exact_many_to_one`; for MicroC when every type has at most
+  one cluster, the branch and bound of :mod:`metrics.measures.typelevel.microc_branch`),
+  started from hill climbing
   (:mod:`metrics.measures.typelevel.hill_climbing`); when the solver reaches its time limit, the
   best mapping found is kept with the solver's bound on how far the optimum can lie above it.
 """
@@ -46,6 +48,7 @@ from scipy.sparse import csr_matrix
 from metrics.measures.typelevel import exact_many_to_one as _exact
 from metrics.measures.typelevel.hill_climbing import climb
 from metrics.measures.typelevel.mapping_settings import DEFAULT_SECONDS, MAPPINGS, MEASURES
+from metrics.measures.typelevel.microc_branch import branch_and_bound
 
 __all__ = ["TypeEntries", "TypeMapping", "TypeScores", "MappingScores", "MEASURES", "MAPPINGS",
            "DEFAULT_SECONDS", "MEASURE_OF_SCORE", "score_mapping", "mapping_scores",
@@ -107,8 +110,10 @@ class TypeMapping:
         The measure it maximises (``macro``, ``micro``, ``microc``) and the kind of mapping.
     method : str
         ``assignment`` (1-1), ``majority`` (M-1, every type in at most one cluster),
-        ``integer program`` (M-1, solved to optimality) or ``hill climbing`` (M-1, the
-        integer program stopped at its time limit: the best mapping found).
+        ``integer program`` (M-1, solved to optimality: HiGHS, or for MicroC when every type
+        has at most one cluster the branch and bound of
+        :mod:`metrics.measures.typelevel.microc_branch`) or ``hill climbing`` (M-1, the
+        search stopped at its time limit: the best mapping found).
     exact : bool
         True when the mapping is a proven optimum of the measure (within 1e-7).
     value : float
@@ -316,6 +321,8 @@ def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
         return TypeMapping(target, measure, "many_to_one", "majority", True,
                            t.value(measure, target))
     start = climb(t, measure, target)
+    if measure == "microc" and bool(np.all(t.b_size <= 1)):
+        return _microc_branch(t, start, time_limit)
     solved = _exact.solve(t, measure, start, time_limit)
     if solved.proven:
         return TypeMapping(solved.target, measure, "many_to_one", "integer program", True,
@@ -324,6 +331,19 @@ def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
     value = t.value(measure, best)
     gap = max(solved.bound - value, 0.0) if math.isfinite(solved.bound) else math.nan
     return TypeMapping(best, measure, "many_to_one", "hill climbing", False, value, gap)
+
+
+def _microc_branch(t: _Tables, start: np.ndarray, time_limit: float) -> TypeMapping:
+    """MicroC under M-1 when every type has at most one cluster: the dedicated branch and bound
+    (:mod:`metrics.measures.typelevel.microc_branch`), hill climbing's polish at its limit."""
+    found = branch_and_bound(t.cluster_size, t.w_macro, t.class_size, start, time_limit)
+    if found.proven:
+        return TypeMapping(found.target, "microc", "many_to_one", "integer program", True,
+                           t.value("microc", found.target), 0.0)
+    best = climb(t, "microc", found.target)
+    value = t.value("microc", best)
+    return TypeMapping(best, "microc", "many_to_one", "hill climbing", False, value,
+                       max(found.bound - value, 0.0))
 
 
 def best_mapping(entries: TypeEntries, measure: str, mapping: str,
@@ -337,9 +357,10 @@ def best_mapping(entries: TypeEntries, measure: str, mapping: str,
         MacroI F (= MacroC F), MicroI F or MicroC F.
     mapping : {"one_to_one", "many_to_one"}
     time_limit : float, optional
-        Seconds the M-1 integer program may take (default :data:`DEFAULT_SECONDS`); past it
+        Seconds the exact M-1 search may take (default :data:`DEFAULT_SECONDS`); past it
         the best mapping found is returned with ``exact=False`` and its ``gap``. With 0 the
-        bound is the LP relaxation's.
+        bound is a quick one (MicroC: the branch and bound's root bound when every type has
+        one cluster, else an LP relaxation's).
     """
     if measure not in MEASURES or mapping not in MAPPINGS:
         raise ValueError(f"measure must be one of {MEASURES}, mapping one of {MAPPINGS}")

@@ -1,0 +1,117 @@
+"""The branch and bound of MicroC under M-1 when every word type has one cluster
+(metrics/measures/typelevel/microc_branch.py; docs/type-level.md) against every mapping."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typelevel_bruteforce import all_mappings, brute_score
+
+from metrics.measures.typelevel import microc_branch
+from metrics.measures.typelevel.microc_branch import branch_and_bound
+from metrics.measures.typelevel.type_scores import TypeEntries, best_mapping
+
+
+def _tables(seed: int):
+    """Cluster sizes s_k, shared types w_kc (a type may hold several gold classes) and class
+    sizes |c| of up to 7 clusters and 2-4 classes, with the raw sets."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(2, 5)), int(rng.integers(1, 8))
+    n_types = int(rng.integers(m, 3 * m + 3))
+    cluster = np.concatenate((np.arange(m), rng.integers(0, m, n_types - m)))
+    gold = [set(rng.choice(n, rng.integers(1, 3), replace=False).tolist())
+            for _ in range(n_types)]
+    extra = [set(rng.choice(n, rng.integers(1, 3), replace=False).tolist())  # types of no
+             for _ in range(int(rng.integers(0, 3)))]                       # cluster
+    extra += [{c} for c in set(range(n)) - set().union(*gold, *extra)]  # every class held
+    size = np.bincount(cluster, minlength=m).astype(float)
+    w = np.zeros((m, n))
+    for k, g in zip(cluster, gold, strict=True):
+        w[k, list(g)] += 1
+    a = np.zeros(n)
+    for g in gold + extra:
+        a[list(g)] += 1
+    return size, w, a, gold + extra, [{int(k)} for k in cluster] + [set() for _ in extra]
+
+
+def _by_hand(size, w, a, target) -> float:
+    """Σ_c 2 W_c S_c / (S_c + |c|) / N*, the united clusters summed in a loop."""
+    total = 0.0
+    for c in range(a.size):
+        s_c = sum(size[k] for k in range(size.size) if target[k] == c)
+        w_c = sum(w[k, c] for k in range(size.size) if target[k] == c)
+        total += 2 * w_c * s_c / (s_c + a[c]) if s_c else 0.0
+    return total / size.sum()
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_branch_and_bound_against_every_mapping(seed):
+    size, w, a, gold, induced = _tables(seed)
+    m, n = w.shape
+    start = np.zeros(m, dtype=np.int64)
+    found = branch_and_bound(size, w, a, start, seconds=60)
+    every = {h: _by_hand(size, w, a, h) for h in itertools.product(range(n), repeat=m)}
+    top = max(every.values())
+    assert found.proven and found.value == pytest.approx(top, abs=1e-12)
+    assert found.bound == found.value
+    assert _by_hand(size, w, a, found.target) == pytest.approx(top, abs=1e-12)
+    # the same optimum from the sets, read by the independent route of the definitions
+    h = {k: int(c) for k, c in enumerate(found.target)}
+    assert brute_score(gold, induced, h)["microc_f"] == pytest.approx(top, abs=1e-12)
+
+
+class _Ticks:
+    """A clock that moves one second each time it is read: the search stops after a set
+    number of looks (one a node with _CLOCK_EVERY = 1)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(-1, 12))
+def test_a_search_stopped_early_gives_a_valid_bound(seed, looks):
+    """With no time (the root's bound alone, looks = -1) or stopped at the node after ``looks``
+    (0: the root itself), the mapping is the start's or better and the bound holds:
+    value <= optimum <= bound."""
+    size, w, a, _, _ = _tables(seed)
+    m, n = w.shape
+    start = np.zeros(m, dtype=np.int64)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(microc_branch, "_CLOCK_EVERY", 1)
+        mp.setattr(microc_branch, "time", _Ticks())
+        found = branch_and_bound(size, w, a, start, seconds=looks + 0.5 if looks >= 0 else 0)
+    top = max(_by_hand(size, w, a, h) for h in itertools.product(range(n), repeat=m))
+    assert _by_hand(size, w, a, start) - 1e-12 <= found.value <= top + 1e-12
+    assert found.value == pytest.approx(_by_hand(size, w, a, found.target), abs=1e-12)
+    assert top <= found.bound + 1e-12
+    if found.proven:
+        assert found.value == pytest.approx(top, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_mapping_uses_it_and_matches_every_mapping(seed):
+    """best_mapping with a time limit on a corpus with one cluster per type is exact, and
+    its P, R and F are those of an optimal mapping by the definitions."""
+    _, _, _, gold, induced = _tables(seed)
+    keep = [i for i, b in enumerate(induced) if b]
+    gold, induced = [gold[i] for i in keep], [induced[i] for i in keep]
+    cmap = {c: i for i, c in enumerate(sorted(set().union(*gold)))}
+    gold = [{cmap[c] for c in g} for g in gold]
+    e = TypeEntries.from_sets(gold, induced)
+    if e.n_classes < 2:
+        return
+    best = best_mapping(e, "microc", "many_to_one", time_limit=30)
+    every = [brute_score(gold, induced, h)
+             for h in all_mappings(e.n_clusters, e.n_classes, one_to_one=False)]
+    assert best.exact and best.gap == 0.0
+    assert best.value == pytest.approx(max(s["microc_f"] for s in every), abs=1e-12)
