@@ -2,8 +2,9 @@
 interaction <= 1 s.
 
 Starts ``unanimity dashboard`` (three servers in turn) and drives headless Chromium at 1400x900,
-timing what a user waits for, from the action to the moment the script has finished and no chart
-or table is still a placeholder (``open``: to the first chart):
+timing what a user waits for, from the action to the moment the script has finished, no chart or
+table is still a placeholder and no part of the page waits to be drawn (``open``: to the first
+chart; the next step starts once the whole page is drawn):
 
 - the bundled RepLab 2013 campaign: ``replab_open`` (a cold open of the Leaderboard, the server
   started 2 s earlier), ``replab_alpha`` (one step of the alpha slider), ``replab_custom`` (the
@@ -16,6 +17,8 @@ or table is still a placeholder (``open``: to the first chart):
   (another system A on Compare), ``table_page`` (Leaderboard to Compare) and ``table_uir`` (the
   first UIR analysis).
 
+``UNANIMITY_BENCH_STEPS`` (comma-separated step names, e.g.
+``replab_open,trec_open,table_open``) runs each walk only up to its last named step.
 ``UNANIMITY_BENCH_RUNS`` (default 1) repeats the whole walk with fresh servers; each line gives
 the median of the runs and every run's seconds. Each ratio is target / median seconds (>= 1
 meets the target). Skipped when Debian's chromium or Playwright is missing, and in the quick
@@ -40,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-from dashboard_server import dashboard_server  # noqa: E402
+from dashboard_server import BELOW, dashboard_server  # noqa: E402
 from score_examples import random_score_table  # noqa: E402
 from timing import quick  # noqa: E402
 
@@ -56,8 +59,9 @@ DONE = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   return app && app.getAttribute('data-test-script-state') === 'notRunning'
     && !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')
+    && !document.querySelector('BELOW')
     && !!document.querySelector('.js-plotly-plot .main-svg');
-}"""
+}""".replace("BELOW", BELOW)
 
 #: what each timed step is, for the report lines
 STEPS = {
@@ -142,69 +146,89 @@ def _page(pg, link: str) -> float:
     return _wait_done(pg, t0)
 
 
-def _replab(browser, out: dict) -> None:
-    with _server([], "replab") as url:
-        pg = browser.new_page(viewport={"width": 1400, "height": 900})
-        pg.set_default_timeout(120_000)
-        out["replab_open"] = _open(pg, url + "/")
-        out["replab_alpha"] = _alpha(pg)
-        out["replab_custom"] = _pick(pg, "Metric pair", "Custom pair\u2026")
-        out["ud_switch"] = _pick(pg, "Campaign", UD)
-        out["type_level"] = _page(pg, "Type level")
-        pg.close()
-
-
-def _trec(browser, out: dict) -> None:
-    if not (TREC_DL / "runs").is_dir():
+def _walk(browser, args: list[str], name: str, steps, out: dict, wanted: set[str]) -> None:
+    """Open a fresh server on ``args`` and run ``steps`` (``(key, action)`` pairs, the first the
+    cold open) in order, up to the last one in ``wanted``; nothing when none is wanted."""
+    keys = [key for key, _ in steps]
+    last = max((keys.index(k) for k in wanted if k in keys), default=-1)
+    if last < 0:
         return
-    with _server([str(TREC_DL)], "trec") as url:
+    with _server(args, name) as url:
         pg = browser.new_page(viewport={"width": 1400, "height": 900})
         pg.set_default_timeout(120_000)
-        out["trec_open"] = _open(pg, url + "/")
-        out["trec_pair"] = _pick(pg, "Metric pair", "P@10/R@10")
+        out[keys[0]] = _open(pg, url + "/")
+        for key, action in steps[1:last + 1]:
+            out[key] = action(pg)
         pg.close()
 
 
-def _table(browser, out: dict) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        table = score_table(Path(tmp) / f"scores_{S}x{T}.csv")
-        with _server([str(table)], "table") as url:
-            pg = browser.new_page(viewport={"width": 1400, "height": 900})
-            pg.set_default_timeout(120_000)
-            out["table_open"] = _open(pg, url + "/")
-            out["table_alpha"] = _alpha(pg)
-            out["table_page"] = _page(pg, "Compare")
-            out["table_system_a"] = _pick(pg, "System A", "SVM_terms_jaccard_HAC_17%")
-            out["table_uir"] = _page(pg, "UIR")
-            pg.close()
+def measure(wanted: set[str] | None = None) -> dict[str, float]:
+    """Seconds of each step of :data:`STEPS` in ``wanted`` (default: all; TREC's missing without
+    its campaign). A walk stops after its last wanted step; the steps before it are run (and
+    reported) too, since each starts where the one before has left the page."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - deferred: optional
+
+    wanted = set(STEPS) if wanted is None else wanted
+    out: dict[str, float] = {}
+    with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        _walk(browser, [], "replab", [
+            ("replab_open", None),
+            ("replab_alpha", _alpha),
+            ("replab_custom", lambda pg: _pick(pg, "Metric pair", "Custom pair\u2026")),
+            ("ud_switch", lambda pg: _pick(pg, "Campaign", UD)),
+            ("type_level", lambda pg: _page(pg, "Type level")),
+        ], out, wanted)
+        if (TREC_DL / "runs").is_dir():
+            _walk(browser, [str(TREC_DL)], "trec", [
+                ("trec_open", None),
+                ("trec_pair", lambda pg: _pick(pg, "Metric pair", "P@10/R@10")),
+            ], out, wanted)
+        if wanted & {k for k in STEPS if k.startswith("table_")}:
+            table = score_table(Path(tmp) / f"scores_{S}x{T}.csv")
+            _walk(browser, [str(table)], "table", [
+                ("table_open", None),
+                ("table_alpha", _alpha),
+                ("table_page", lambda pg: _page(pg, "Compare")),
+                ("table_system_a", lambda pg: _pick(pg, "System A", "SVM_terms_jaccard_HAC_17%")),
+                ("table_uir", lambda pg: _page(pg, "UIR")),
+            ], out, wanted)
+        browser.close()
+    return out
 
 
-WALKS = {"replab": _replab, "trec": _trec, "table": _table}
+#: the steps of each walk (``UNANIMITY_BENCH_WALKS``)
+WALKS = {"replab": ["replab_open", "replab_alpha", "replab_custom", "ud_switch", "type_level"],
+         "trec": ["trec_open", "trec_pair"],
+         "table": [k for k in STEPS if k.startswith("table_")]}
 
 
-def _walks() -> list:
-    """The walks ``UNANIMITY_BENCH_WALKS`` names (default: every one, in order)."""
+def _walk_steps() -> set[str]:
+    """The steps of the walks ``UNANIMITY_BENCH_WALKS`` names (default: every one)."""
     names = [w.strip() for w in os.environ.get("UNANIMITY_BENCH_WALKS", "").split(",")
              if w.strip()]
     unknown = [w for w in names if w not in WALKS]
     if unknown:
         raise SystemExit(f"UNANIMITY_BENCH_WALKS: unknown walk {unknown[0]!r} "
                          f"(choose from {', '.join(WALKS)})")
-    return [WALKS[w] for w in names] if names else list(WALKS.values())
+    return {k for w in (names or WALKS) for k in WALKS[w]}
 
 
-def measure() -> dict[str, float]:
-    """Seconds of each step of :data:`STEPS` (TREC's missing without its campaign)."""
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - deferred: optional
-
-    out: dict[str, float] = {}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
-        for walk in _walks():
-            walk(browser, out)
-        browser.close()
-    return out
+def _wanted() -> set[str]:
+    """The steps of ``UNANIMITY_BENCH_STEPS`` (comma-separated keys of :data:`STEPS`; default
+    all) in the walks of ``UNANIMITY_BENCH_WALKS``; an unknown key is an error rather than a
+    walk that silently measures nothing."""
+    walks = _walk_steps()
+    raw = os.environ.get("UNANIMITY_BENCH_STEPS", "").strip()
+    if not raw:
+        return walks
+    keys = {k.strip() for k in raw.split(",") if k.strip()}
+    unknown = sorted(keys - set(STEPS))
+    if unknown:
+        raise SystemExit(f"UNANIMITY_BENCH_STEPS: unknown step {', '.join(unknown)} "
+                         f"(one of {', '.join(STEPS)})")
+    return keys & walks
 
 
 def run():
@@ -216,7 +240,9 @@ def run():
         return []
     if not Path(CHROMIUM).exists():
         return []
-    runs = [measure() for _ in range(max(1, int(os.environ.get("UNANIMITY_BENCH_RUNS", "1"))))]
+    wanted = _wanted()
+    n_runs = max(1, int(os.environ.get("UNANIMITY_BENCH_RUNS", "1")))
+    runs = [measure(wanted) for _ in range(n_runs)]
     lines = []
     for key, what in STEPS.items():
         seconds = [r[key] for r in runs if key in r]

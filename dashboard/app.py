@@ -58,7 +58,10 @@ st.markdown(
         box-shadow: 0 2px 10px rgba(0,0,0,0.12); font-size: 1rem; color: #31333F;
         opacity: 0; animation: unanimity-show 0.01s linear 0.3s forwards; display: none;}
     [data-testid="stApp"][data-test-script-state="running"] .unanimity-loading,
-    [data-testid="stMain"]:has([data-testid="stSkeleton"]) .unanimity-loading {display: flex;}
+    [data-testid="stMain"]:has([data-testid="stSkeleton"]) .unanimity-loading,
+    [data-testid="stMain"]:has(.st-key-unanimity_below) .unanimity-loading {display: flex;}
+    /* the hidden element of dashboard/ui.py (BELOW_KEY) */
+    .st-key-unanimity_below {display: none;}
     [data-testid="stMain"]:not(:has(h1)) .unanimity-loading {animation-delay: 0s;}
     .unanimity-spinner {width: 1.3rem; height: 1.3rem; border-radius: 50%;
         border: 3px solid #D6E4F0; border-top-color: #0072B2;
@@ -106,6 +109,8 @@ if st.session_state.get("_slide"):
 # imported after the spinner is on the page: a cold server's first imports take seconds
 from dashboard import sidebar, state, ui  # noqa: E402
 from dashboard.ui import guard  # noqa: E402
+
+ui.run_start()
 
 
 def _token_tagging() -> bool:

@@ -45,8 +45,7 @@ def _requested() -> BundleSource | None:
     if key:
         if key in srcs:
             return srcs[key]
-        if st.session_state.get("_gone_bundle") != key:
-            st.session_state["_gone_bundle"] = key
+        if ui.say_once("_gone_bundle", key):
             st.sidebar.warning(
                 f"The link names the bundle \u201c{key}\u201d, which is not open here: uploaded "
                 "bundles belong to the browser session that opened them. Open it again on the "

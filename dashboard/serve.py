@@ -23,6 +23,11 @@ def main(argv: list[str] | None = None) -> None:
             testbeds = rest.pop(rest.index("--testbeds") + 1)
             rest.remove("--testbeds")
         path = rest[0] if rest else None
+    # two of the modules every page's run imports (dashboard/app.py): here, in the main thread
+    # before the warm-up's thread starts, rather than in the first session's run (the others
+    # declare Streamlit caches, which want the running server)
+    from dashboard import state, ui  # noqa: F401, PLC0415 - deferred: only when serving
+
     warm.start(path, testbeds)
     from streamlit.web import cli  # noqa: PLC0415 - deferred: streamlit's CLI only when serving
 

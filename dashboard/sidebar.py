@@ -38,8 +38,8 @@ def campaign_ui(sb) -> tuple[Source, dict]:
     asked = st.query_params.get("campaign")
     # the URL carries the selector's label (Streamlit binds a selectbox by its shown text)
     known = set(keys) | {s.label for s in srcs.values()}
-    if asked and asked not in known and st.session_state.get("_gone_campaign") != asked:
-        st.session_state["_gone_campaign"] = asked  # said once; the selector then falls back
+    if asked and asked not in known and ui.say_once("_gone_campaign", asked):
+        # said once; the selector then falls back
         sb.warning(f"The link names the campaign \u201c{asked}\u201d, which is not available "
                    "here: uploads belong to the browser session that made them and are removed "
                    "when it ends. Showing the bundled campaign; load the file again on the "

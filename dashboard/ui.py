@@ -21,12 +21,76 @@ if TYPE_CHECKING:  # the data layer loads after the page's first paint
     from dashboard.data.view import Settings
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system",
-           "page_figures_start", "page_figures_download", "table_height"]
+           "page_figures_start", "page_figures_download", "table_height", "below_first_chart",
+           "BELOW_KEY", "run_start", "say_once"]
 
 _LOG = logging.getLogger("unanimity.dashboard")
 #: the figures the current script run has drawn and the sidebar slot of their download (each
 #: run has its own thread)
 _RUN = threading.local()
+
+
+#: the key (and so the CSS class ``st-key-<key>``) of the element that stands for the part of a
+#: cold-open page still to be drawn; the loading spinner and the browser tests wait for it to go
+BELOW_KEY = "unanimity_below"
+_DRAWN = "_first_chart_drawn"
+#: tells the server once the browser shows a chart (polled every 50 ms; after 8 s it tells
+#: anyway, so that a page whose chart fails to draw is still completed)
+_FIRST_CHART = st.components.v2.component(
+    "unanimity_first_chart",
+    js="""export default function (component) {
+  const { setTriggerValue } = component;
+  let told = false;
+  const tell = () => { if (!told) { told = true; setTriggerValue('drawn', true); } };
+  const t0 = performance.now();
+  const poll = () => {
+    if (told) return;
+    if (document.querySelector('.js-plotly-plot .main-svg')) {
+      requestAnimationFrame(() => setTimeout(tell, 0));  // after the chart's frame is painted
+    } else if (performance.now() - t0 > 8000) { tell(); } else { setTimeout(poll, 50); }
+  };
+  poll();
+}""",
+)
+
+
+def run_start() -> None:
+    """Called first by every run (dashboard/app.py): forgets the last run's notices
+    (:func:`say_once`)."""
+    _RUN.said = False
+
+
+def say_once(key: str, token: str) -> bool:
+    """True the first time a run meets ``token`` under ``key`` (a notice said once a session,
+    such as a link to a gone upload). Such a run draws its whole page at once
+    (:func:`below_first_chart`): the run that would complete the page would not repeat it."""
+    if st.session_state.get(key) == token:
+        return False
+    st.session_state[key] = token
+    _RUN.said = True
+    return True
+
+
+def _drawn() -> None:
+    st.session_state[_DRAWN] = True
+
+
+def below_first_chart(after_chart: bool) -> bool:
+    """Whether this run draws the part of the page below its first chart.
+
+    The browser draws all the charts that reach it together in one long task, so on a cold
+    open the first chart would be seen only with the last. On the session's first run of a
+    page that has drawn a chart above (``after_chart``), this returns False and leaves a
+    hidden element that reruns the script as soon as the browser shows that chart; every
+    later run returns True, and so does a page without a chart above, a run that says a
+    notice once (:func:`say_once`) and a run without a browser (a script test, whose session
+    has no request headers).
+    """
+    if (not after_chart or st.session_state.get(_DRAWN) or not st.context.headers
+            or getattr(_RUN, "said", False)):
+        return True
+    _FIRST_CHART(key=BELOW_KEY, height=0, on_drawn_change=_drawn)
+    return bool(st.session_state.get(_DRAWN))
 
 
 #: a data grid's row and header height in pixels, and its borders

@@ -67,6 +67,27 @@ def test_f_curves_highlights_pair_and_names_metrics(curves):
     assert any(abs(s.x0 - 0.3) < 1e-12 for s in fig.layout.shapes)
 
 
+def test_f_curves_background_every_second_alpha_within_the_curve():
+    """The grey curves take every second alpha and both ends; drawn as chords between them
+    they stay within 0.006 of F_alpha (about 2 px of the chart) even where one metric is nine
+    times the other, the steepest bend of a campaign's curves."""
+    alphas = np.arange(101) / 100
+    pr = {"steep": (0.9, 0.1), "flat": (0.5, 0.45), "other": (0.2, 0.7)}
+    data = {s: 1.0 / (alphas / p + (1 - alphas) / r) for s, (p, r) in pr.items()}
+    data["A_sys"] = np.full(101, 0.5)
+    curves = pd.DataFrame(data, index=pd.Index(alphas, name="alpha"))
+    bg = F.f_curves_figure(curves, "p", "r", 0.5, {"A_sys": "A"}).data[0]
+    x, y = np.asarray(bg.x, dtype=float), np.asarray(bg.y, dtype=float)
+    per = len(x) // 3
+    assert per == 52 and np.isnan(x[per - 1])  # 51 alphas and the break
+    np.testing.assert_allclose(x[:per - 1], alphas[::2])
+    for i, name in enumerate(pr):
+        xs, ys = x[i * per:(i + 1) * per - 1], y[i * per:(i + 1) * per - 1]
+        assert set(bg.text[i * per:(i + 1) * per - 1]) == {name}
+        np.testing.assert_allclose(ys, data[name][::2])
+        assert np.abs(np.interp(alphas, xs, ys) - data[name]).max() < 0.006
+
+
 def test_rank_moves_groups_lines_and_keeps_top(curves):
     moves = pd.DataFrame({
         "system": [f"s{i}" for i in range(50)],

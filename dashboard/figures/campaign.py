@@ -44,6 +44,12 @@ __all__ = [
 ]
 
 
+#: the background curves of :func:`f_curves_figure` take every second alpha of the grid (0.02
+#: apart on the default grid; and the last): their chords stay within 0.006 of F_alpha (about
+#: 2 px of the chart) even where one metric is nine times the other
+BACKGROUND_STEP = 2
+
+
 def f_curves_figure(
     curves: pd.DataFrame,
     precision: str,
@@ -68,10 +74,13 @@ def f_curves_figure(
     others = [s for s in curves.columns if s not in highlight]
     if others:
         # One trace for all background systems (fast with hundreds of systems): NaN breaks lines.
-        n = alphas.size + 1
+        # Every BACKGROUND_STEP-th alpha (and the last): the page's first chart is drawn sooner
+        # (150 systems: 7,800 points instead of 15,300)
+        keep = np.unique(np.append(np.arange(0, alphas.size, BACKGROUND_STEP), alphas.size - 1))
+        n = keep.size + 1
         ys = np.full((len(others), n), np.nan)
-        ys[:, :-1] = curves[others].to_numpy(dtype=float).T
-        xs = np.tile(np.append(alphas, np.nan), len(others))
+        ys[:, :-1] = curves[others].to_numpy(dtype=float)[keep].T
+        xs = np.tile(np.append(alphas[keep], np.nan), len(others))
         names = np.repeat(np.asarray([str(s) for s in others], dtype=object), n)
         fig.add_trace(go.Scatter(
             x=xs, y=ys.ravel(), mode="lines", name=f"other systems ({len(others)})",

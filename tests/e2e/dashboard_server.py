@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from dashboard.ui import BELOW_KEY
+
 ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(os.environ.get("UNANIMITY_TEST_OUTPUT", "test-output")) / "screenshots"
 #: The two screen sizes of every screenshot: a laptop and a projector.
@@ -87,15 +89,28 @@ def dashboard_server(args: list[str], port: int, log: Path, env: dict | None = N
                 proc.kill()
 
 
+#: the hidden element of a cold-open page whose part below the first chart is still to be drawn
+#: (:func:`dashboard.ui.below_first_chart`)
+BELOW = f".st-key-{BELOW_KEY}"
+
+
 def ready(pg, title: str, level: int = 1) -> None:
-    """Wait for the page whose heading is ``title`` to finish its script run; fail on an
-    exception or a traceback in the main area."""
+    """Wait for the page whose heading is ``title`` to finish its script run (and, on a cold
+    open, the run that draws the part below the first chart); fail on an exception or a
+    traceback in the main area."""
     pg.get_by_role("heading", name=title, level=level).first.wait_for()
     pg.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText"
         ".includes('Running')", timeout=120_000)
+    # the script's state, not its status widget (shown late), and the rest of a cold-open page;
+    # twice, for the run that draws that rest
+    done = ("() => document.querySelector('[data-testid=\"stApp\"]')"
+            ".getAttribute('data-test-script-state') === 'notRunning'"
+            f" && !document.querySelector('{BELOW}')")
+    pg.wait_for_function(done, timeout=120_000)
     pg.wait_for_timeout(1500)
+    pg.wait_for_function(done, timeout=120_000)
     assert pg.locator("[data-testid='stException']").count() == 0
     assert "Traceback" not in pg.locator("[data-testid='stMain']").inner_text()
 

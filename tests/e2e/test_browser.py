@@ -21,7 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: shared score tables
-from dashboard_server import dashboard_server, free_port  # noqa: E402
+from dashboard_server import BELOW, dashboard_server, free_port  # noqa: E402
 from score_examples import random_score_table  # noqa: E402
 
 from metrics.measures.scoring import evaluate
@@ -68,6 +68,7 @@ def _wait_ready(pg, title: str) -> None:
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
         timeout=60_000)
+    pg.locator(BELOW).wait_for(state="detached", timeout=60_000)
     pg.wait_for_timeout(600)
 
 
@@ -149,7 +150,10 @@ def test_cold_open_spinner_then_first_chart(page, server):
     # (docs/dashboard-in-use.md, "Cold open"); the bound leaves room for a loaded machine
     assert feedback - shell < 1.5
     assert elapsed < HUNG_S
+    # the rest of the page is drawn once the first chart is seen; then the spinner goes
+    page.locator(BELOW).wait_for(state="detached")
     page.wait_for_timeout(1500)
+    assert page.locator(".js-plotly-plot").count() >= 5  # every chart of the Leaderboard
     assert not page.evaluate(FEEDBACK.replace("if (document.querySelector('.js-plotly-plot "
                                               ".main-svg')) return true;", ""))  # gone after
 

@@ -24,7 +24,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np
 import pandas as pd
-from dashboard_server import dashboard_server, free_port  # noqa: E402
+from dashboard_server import BELOW, dashboard_server, free_port  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 OUT = Path(os.environ.get("UNANIMITY_TEST_OUTPUT", "test-output")) / "screenshots"
@@ -67,6 +67,7 @@ def _ready(pg, title: str) -> None:
     done = ("() => document.querySelector('[data-testid=\"stApp\"]')"
             ".getAttribute('data-test-script-state') === 'notRunning'"
             " && !document.querySelector('[data-testid=\"stMain\"] [data-testid=\"stSkeleton\"]')"
+            f" && !document.querySelector('{BELOW}')"
             " && document.querySelectorAll('[data-testid=\"stSidebar\"] [data-testid=\"stSelectbox\"]')"
             ".length > 0")
     pg.wait_for_function(done, timeout=120_000)

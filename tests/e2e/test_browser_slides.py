@@ -86,7 +86,8 @@ _BUSY = """() => {
   const st = document.querySelector('[data-testid="stStatusWidget"]');
   return (st && st.innerText.includes('Running'))
     || !!document.querySelector('[data-testid="stMain"] [data-testid="stSpinner"]')
-    || !!document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]');
+    || !!document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')
+    || !!document.querySelector('.st-key-unanimity_below');
 }"""
 
 
