@@ -180,7 +180,6 @@ def score_table(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> 
                              src.testbeds, True), names)
 
 
-
 @dataclass(frozen=True)
 class Table:
     """A score table with the key that names it in every cache."""

@@ -65,7 +65,7 @@ from metrics.reports.bundle_manifest import (
     load_json,
 )
 from metrics.reports.bundle_members import MemberNode, read_member
-from metrics.reports.bundle_tables import write_tables
+from metrics.reports.bundle_tables import put_file, write_tables
 from metrics.reports.comparison_latex import comparison_latex
 from metrics.reports.latex import LATEX_TOP
 from metrics.reports.pair_report import pair_report
@@ -233,10 +233,9 @@ def write_bundle(
     written: list[Path] = []
 
     def put(name: str, data: bytes) -> dict:
-        path = out / name
-        path.write_bytes(data)
+        entry, path = put_file(out, name, data)
         written.append(path)
-        return {"file": name, "sha256": hashlib.sha256(data).hexdigest()}
+        return entry
 
     done = write_tables(out, tables, PARQUET_ROWS)
     for name in tables:

@@ -22,10 +22,18 @@ import pandas as pd
 from metrics.reports.bundle_manifest import PARQUET_ROWS
 from metrics.reports.table_output import column_kinds, table_files
 
-__all__ = ["WRITERS", "write_table_files", "write_tables"]
+__all__ = ["WRITERS", "put_file", "write_table_files", "write_tables"]
 
 #: Threads writing a bundle's tables at most (one per core below that).
 WRITERS = 4
+
+
+def put_file(out: Path, name: str, data: bytes) -> tuple[dict, Path]:
+    """Write ``data`` to ``out/name``: its manifest entry (file name and SHA-256 of the bytes
+    written) and its path."""
+    path = out / name
+    path.write_bytes(data)
+    return {"file": name, "sha256": hashlib.sha256(data).hexdigest()}, path
 
 
 def write_table_files(out: Path, name: str, df: pd.DataFrame,
@@ -34,14 +42,11 @@ def write_table_files(out: Path, name: str, df: pd.DataFrame,
     manifest entry and the paths written."""
     kinds = column_kinds(df)
     text, twin = table_files(df, kinds, parquet=len(df) >= parquet_rows)
-    paths = [out / f"{name}.csv"]
-    paths[0].write_bytes(text)
-    entry = {"file": paths[0].name, "sha256": hashlib.sha256(text).hexdigest(), "kind": "table",
-             "rows": len(df), "columns": kinds}
+    csv, path = put_file(out, f"{name}.csv", text)
+    entry, paths = {**csv, "kind": "table", "rows": len(df), "columns": kinds}, [path]
     if twin is not None:
-        paths.append(out / f"{name}.parquet")
-        paths[1].write_bytes(twin)
-        entry["parquet"] = {"file": paths[1].name, "sha256": hashlib.sha256(twin).hexdigest()}
+        entry["parquet"], path = put_file(out, f"{name}.parquet", twin)
+        paths.append(path)
     return entry, paths
 
 
