@@ -10,9 +10,11 @@ For any multipliers μ_k of the constraints "cluster k goes to one class",
 V_c the largest g_c(T) - μ(T) over every set T of the remaining clusters that may take c. V_c is
 bounded from above one size interval s(T) ∈ (G_{i-1}, G_i] at a time (a grid G of added sizes up
 to N*): φ_c rises, so there g_c(T) - μ(T) ≤ 2 W⁰_c φ_c(S⁰_c + G_i) + Σ_{k∈T} p_k with
-p_k = 2 φ_c(S⁰_c + G_i) w_kc - μ_k, a knapsack whose LP relaxation (G_{i-1} ≤ Σ s_k x_k ≤ G_i,
-x in [0, 1]) is solved greedily: clusters by decreasing p_k / s_k, filled up to the weight of the
-clusters with p_k > 0 clipped to the interval. The empty T gives 2 W⁰_c φ_c(S⁰_c). The bound is
+p_k = 2 φ_c(S⁰_c + G_i) w_kc - μ_k, a knapsack whose LP relaxation (G_{i-1} + 1 ≤ Σ s_k x_k ≤ G_i,
+x in [0, 1]; sizes are counts of word types, so s(T) > G_{i-1} is s(T) ≥ G_{i-1} + 1) is solved
+greedily: clusters by decreasing p_k / s_k, filled up to the weight of the clusters with
+p_k > 0 clipped to the interval. The intervals that hold the best bound of a class are split
+again (φ_c then taken at each part's own upper end). The empty T gives 2 W⁰_c φ_c(S⁰_c). The bound is
 exact when no cluster remains. The multipliers come from a subgradient search at the root
 (Polyak steps towards the best mapping's value), started from each cluster's marginal value in
 that mapping; any multipliers give a valid bound, better ones a tighter one.
@@ -64,7 +66,8 @@ def _knapsacks(s, w, a, mu, s0, w0, allowed, low, up):
     fill = np.minimum(np.clip(np.where(ps > 0, ss, 0.0).sum(axis=-1), low, up), total)
     before = np.cumsum(ss, axis=-1) - ss
     frac = np.clip((fill[..., None] - before) / np.where(ss > 0, ss, 1.0), 0.0, 1.0)
-    val = np.where(total >= low, (frac * ps).sum(axis=-1) + 2.0 * w0[..., None] * phi, -np.inf)
+    val = np.where((total >= low) & (low <= up),
+                   (frac * ps).sum(axis=-1) + 2.0 * w0[..., None] * phi, -np.inf)
     return val, frac, order
 
 
@@ -97,8 +100,8 @@ def class_values(s, w, a, mu, s0, w0, allowed, grid):
     r = s.size
     empty = 2.0 * w0 * s0 / np.maximum(s0 + a, 1e-300)
     reach = (allowed * s[:, None]).sum(axis=0)  # the most a class can gain
-    low = np.concatenate(([0.0], grid[:-1]))
-    keep = low < reach.max(initial=0.0)
+    low = np.concatenate(([0.0], grid[:-1])) + 1.0  # sizes are counts: s(T) > G_{i-1}
+    keep = low <= reach.max(initial=0.0)
     if not keep.any():  # no cluster may take any class: only the empty sets
         return empty, np.zeros(s0.shape + (r,))
     shape = s0.shape + (int(keep.sum()),)
@@ -110,8 +113,8 @@ def class_values(s, w, a, mu, s0, w0, allowed, grid):
         best = np.argpartition(-val, k - 1, axis=-1)[..., :k]  # (q, n, k)
         lo_k = np.take_along_axis(low, best, -1)[..., None]
         up_k = np.take_along_axis(up, best, -1)[..., None]
-        sub_up = np.ceil(lo_k + (up_k - lo_k) * parts)
-        sub_lo = np.concatenate((lo_k, sub_up[..., :-1]), axis=-1)
+        sub_up = np.ceil(lo_k - 1.0 + (up_k - lo_k + 1.0) * parts)  # up_k at the last part
+        sub_lo = np.concatenate((lo_k, sub_up[..., :-1] + 1.0), axis=-1)
         sub_up, sub_lo = sub_up.reshape(shape[:2] + (-1,)), sub_lo.reshape(shape[:2] + (-1,))
         fine, fine_frac, fine_order = _knapsacks(s, w, a, mu, s0, w0, allowed, sub_lo, sub_up)
         np.put_along_axis(val, best, -np.inf, -1)  # a refined interval: its parts instead
