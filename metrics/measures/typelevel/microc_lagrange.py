@@ -14,8 +14,8 @@ p_k = 2 φ_c(S⁰_c + G_i) w_kc - μ_k, a knapsack whose LP relaxation (G_{i-1} 
 x in [0, 1]; sizes are counts of word types, so s(T) > G_{i-1} is s(T) ≥ G_{i-1} + 1) is solved
 greedily: clusters by decreasing p_k / s_k, filled up to the weight of the clusters with
 p_k > 0 clipped to the interval. The intervals that hold the best bound of a class are split
-again (φ_c then taken at each part's own upper end). The empty T gives 2 W⁰_c φ_c(S⁰_c). The bound is
-exact when no cluster remains. The multipliers come from a subgradient search at the root
+again (φ_c then taken at each part's own upper end). The empty T gives 2 W⁰_c φ_c(S⁰_c). The
+bound is exact when no cluster remains. The multipliers come from a subgradient search at the root
 (Polyak steps towards the best mapping's value), started from each cluster's marginal value in
 that mapping; any multipliers give a valid bound, better ones a tighter one.
 """
