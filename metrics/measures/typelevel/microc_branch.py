@@ -57,7 +57,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.measures.typelevel.microc_lagrange import class_values, root_multipliers, size_grid
+from metrics.measures.typelevel.microc_lagrange import (
+    class_values,
+    mapping_value,
+    root_multipliers,
+    size_grid,
+)
 
 __all__ = ["Branched", "branch_and_bound", "mapping_value", "PRUNE_TOL"]
 
@@ -71,8 +76,8 @@ _PRICE_STEPS = np.array([0.0, 0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 2.0])
 _PRICE_SWEEPS = 4
 #: The share of the time limit searched with the cheap bounds alone (the easy cases end
 #: there), and the share the root's multipliers of the Lagrangian bound may take after it.
-_PLAIN_SHARE = 0.3
-_ROOT_SHARE = 0.2
+_PLAIN_SHARE = 0.15
+_ROOT_SHARE = 0.35
 
 
 @dataclass(frozen=True)
@@ -106,13 +111,6 @@ class _Timeout(Exception):
     def __init__(self) -> None:
         super().__init__("time limit")
         self.bound = -np.inf
-
-
-def mapping_value(size: np.ndarray, w: np.ndarray, a: np.ndarray, target: np.ndarray) -> float:
-    """Σ_c g_c(S_c, W_c) of a mapping (not divided by N*)."""
-    s_c = np.bincount(target, weights=size, minlength=a.size)
-    w_c = np.bincount(target, weights=w[np.arange(size.size), target], minlength=a.size)
-    return float(np.sum(2.0 * w_c * s_c / (s_c + a)))
 
 
 def _phi(s: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -154,8 +152,14 @@ class _Search:
         (:mod:`metrics.measures.typelevel.microc_lagrange`), and place first the clusters
         its relaxed solution splits or leaves out (then by decreasing size, twins together).
         Returns the root's mask in the new order."""
-        mu, _, share = root_multipliers(self.s_ord, self.w_ord, self.a, root,
-                                        self.target[self.order], self.best, self.grid, until)
+        mu, _, share, found = root_multipliers(self.s_ord, self.w_ord, self.a, root,
+                                               self.target[self.order], self.best, self.grid,
+                                               until)
+        value = mapping_value(self.s_ord, self.w_ord, self.a, found)
+        if value > self.best:  # a relaxed solution rounded beats the best mapping
+            self.best = value
+            self.target[self.order] = found
+            self.prices[0] = self._slopes(self.target)
         whole = (np.abs(share.sum(axis=0) - 1.0) < 1e-6) & (share.max(axis=0) > 1.0 - 1e-6)
         pos = np.lexsort((*self.w_ord.T[::-1], -self.s_ord, whole))
         self._arrange(self.order[pos])

@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-__all__ = ["size_grid", "class_values", "root_multipliers"]
+__all__ = ["size_grid", "class_values", "root_multipliers", "mapping_value"]
 
 #: The grid of added sizes: every integer up to GRID_DENSE, then steps of GRID_GROWTH (the
 #: finer, the tighter the bound and the slower each evaluation).
@@ -39,6 +39,13 @@ ROUNDS = 2
 #: Subgradient steps at the root, and how many steps without progress halve the step size.
 _STEPS = 300
 _PATIENCE = 5
+
+
+def mapping_value(size: np.ndarray, w: np.ndarray, a: np.ndarray, target: np.ndarray) -> float:
+    """Σ_c g_c(S_c, W_c) of a mapping (not divided by N*)."""
+    s_c = np.bincount(target, weights=size, minlength=a.size)
+    w_c = np.bincount(target, weights=w[np.arange(size.size), target], minlength=a.size)
+    return float(np.sum(2.0 * w_c * s_c / (s_c + a)))
 
 
 def size_grid(total: float) -> np.ndarray:
@@ -136,8 +143,10 @@ def class_values(s, w, a, mu, s0, w0, allowed, grid):
 def root_multipliers(s, w, a, allowed, target, best: float, grid, deadline: float):
     """Multipliers μ that lower the root's Lagrangian bound (module docstring): a subgradient
     search from each cluster's marginal value in ``target`` (value ``best``), stopped after
-    :data:`_STEPS` steps or at ``deadline``. Returns the best μ, its bound and the share of each
-    cluster in each class's relaxed set there (shape (n, m))."""
+    :data:`_STEPS` steps or at ``deadline``. Returns the best μ, its bound, the share of each
+    cluster in each class's relaxed set there (shape (n, m)) and the best mapping among
+    ``target`` and the relaxed solutions rounded (each cluster to the class of its largest
+    share)."""
     m, n = w.shape
     rows = np.arange(m)
     s_c = np.bincount(target, weights=s, minlength=n)
@@ -147,9 +156,15 @@ def root_multipliers(s, w, a, allowed, target, best: float, grid, deadline: floa
     mu = 2.0 * own_w * own_s / (own_s + size) - 2.0 * left_w * left_s / (left_s + size)
     zero = np.zeros((1, n))
     best_mu, best_bound, best_share, step, stall = mu, np.inf, None, 1.0, 0
+    found, found_value = target, best
     for _ in range(_STEPS):
         values, share = class_values(s, w, a, mu, zero, zero, allowed, grid)
         bound = float(mu.sum() + values.sum())
+        # the relaxed solution rounded: each cluster to its largest share (else where it was)
+        cand = np.where(share[0].max(axis=0) > 0.0, share[0].argmax(axis=0), target)
+        cand_value = mapping_value(s, w, a, cand)
+        if cand_value > found_value:
+            found, found_value = cand, cand_value
         if bound < best_bound - 1e-12:
             best_mu, best_bound, best_share, stall = mu, bound, share[0], 0
         else:
@@ -158,7 +173,7 @@ def root_multipliers(s, w, a, allowed, target, best: float, grid, deadline: floa
                 step, stall = step / 2.0, 0
         sub = 1.0 - share[0].sum(axis=0)
         norm = float(sub @ sub)
-        if norm < 1e-12 or bound <= best or time.monotonic() > deadline:
+        if norm < 1e-12 or bound <= found_value or time.monotonic() > deadline:
             break
-        mu = mu - step * (bound - best) / norm * sub
-    return best_mu, best_bound, best_share
+        mu = mu - step * (bound - found_value) / norm * sub
+    return best_mu, best_bound, best_share, found
