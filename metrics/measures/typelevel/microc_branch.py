@@ -69,8 +69,8 @@ __all__ = ["Branched", "branch_and_bound", "mapping_value", "PRUNE_TOL"]
 #: A node is cut when its bound exceeds the best score by at most this (score units): the
 #: mapping returned is within it of the optimum.
 PRUNE_TOL = 1e-9
-#: Nodes between two looks at the clock.
-_CLOCK_EVERY = 128
+#: Nodes between two looks at the clock (a node with the Lagrangian bound takes milliseconds).
+_CLOCK_EVERY = 4
 #: Factors tried on each price in the search for the root's prices, and its sweeps.
 _PRICE_STEPS = np.array([0.0, 0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 2.0])
 _PRICE_SWEEPS = 4
