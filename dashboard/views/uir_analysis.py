@@ -96,7 +96,7 @@ if comp is not None:
             st.caption("**Weakest-metric improvement vs UIR**: no pair's mean difference "
                        "improves every metric, so there is nothing to plot.")
         else:
-            ui.plot(figures.weakest_metric_figure(wp, names, wm.pearson_r),
+            ui.plot(figures.weakest_metric_figure(wp, names, wm.pearson_r, system=cfg.a),
                     key="uir_weakest", sel=sel, filename="weakest_metric_vs_uir")
             st.caption("Pairs whose mean difference improves every metric: the smallest of "
                        "those improvements against UIR. UIR grows with the weakest improvement, "
