@@ -52,11 +52,19 @@ def test_figures_draw_the_given_numbers():
                                order["rank_ci_high"].to_numpy(dtype=float) + 0.45)
     agg = aggregation_robustness(table, res)
     fig = aggregation_figure(agg.ranks, top=5)
-    assert len(fig.data) == 5
-    best = agg.ranks.sort_values("rank_f_alpha", kind="stable").iloc[0]
-    assert list(fig.data[0].y) == [best[f"rank_{r}"] for r in
-                                   ("f_alpha", "f_alpha_0", "f_alpha_1", "mean", "borda",
-                                    "median_rank", "min_metric")]
+    rules = ("f_alpha", "f_alpha_0", "f_alpha_1", "mean", "borda", "median_rank", "min_metric")
+    # the five systems in one grey trace, one line each (a gap between two), in rank order
+    assert len(fig.data) == 1
+    top5 = agg.ranks.sort_values("rank_f_alpha", kind="stable").head(5)
+    y = np.asarray(fig.data[0].y, dtype=float).reshape(5, len(rules) + 1)
+    assert np.isnan(y[:, -1]).all()
+    np.testing.assert_array_equal(y[:, :-1], top5[[f"rank_{r}" for r in rules]].to_numpy(float))
+    assert [t.split(" (")[0] for t in fig.data[0].text[::len(rules) + 1]] == list(top5["system"])
+    # A over the others, in its own trace and colour
+    a = str(top5["system"].iloc[2])
+    fig = aggregation_figure(agg.ranks, top=5, highlight={a: "A"})
+    assert [t.name for t in fig.data] == ["other systems", a]
+    assert list(fig.data[1].y) == [top5.iloc[2][f"rank_{r}"] for r in rules]
 
 
 def test_data_layer_takes_three_metrics_and_the_bootstrap():

@@ -94,19 +94,34 @@ def aggregation_figure(ranks: pd.DataFrame, top: int | None = 25,
         keep = (np.arange(len(df)) < top) | df["system"].isin(list(highlight)).to_numpy()
         df = df[keep]
     x = [RULE_LABELS[r] for r in rules]
+    names = df["system"].astype(str).to_numpy()
+    ranks_ = df[[f"rank_{r}" for r in rules]].to_numpy(dtype=float)
+    pareto = (df["pareto_means"].fillna(False).to_numpy(dtype=bool) if "pareto_means" in df
+              else np.zeros(len(df), dtype=bool))
+    hover = [f"{s}{' (Pareto-optimal)' if p else ''}" for s, p in zip(names, pareto, strict=True)]
     fig = go.Figure()
-    for _, row in df.iterrows():
-        name = str(row["system"])
-        role = highlight.get(name)
-        color = COLOR_A if role == "A" else COLOR_B if role == "B" else COLOR_OTHER
-        pareto = bool(row.get("pareto_means", False))
+    # the other systems in one grey trace (NaN between two systems' lines), A and B on top
+    plain = np.flatnonzero([s not in highlight for s in names])
+    if plain.size:
+        n, k = plain.size, len(rules)
+        ys = np.column_stack([ranks_[plain], np.full(n, np.nan)]).ravel()
+        gap = np.full((n, 1), None, dtype=object)
         fig.add_trace(go.Scatter(
-            x=x, y=[row[f"rank_{r}"] for r in rules], mode="lines+markers",
-            name=short(name, 24), showlegend=role is not None,
-            line=dict(color=color, width=3 if role else 1.5),
-            marker=dict(symbol="diamond" if pareto else "circle", size=8 if pareto else 5),
-            hovertemplate=f"{name}{' (Pareto-optimal)' if pareto else ''}<br>%{{x}}: rank "
-                          "%{y}<extra></extra>"))
+            x=np.tile([*x, None], n), y=ys, mode="lines+markers", name="other systems",
+            showlegend=False, line=dict(color=COLOR_OTHER, width=1.5),
+            marker=dict(symbol=np.repeat(np.where(pareto[plain], "diamond", "circle"), k + 1),
+                        size=np.repeat(np.where(pareto[plain], 8, 5), k + 1)),
+            text=np.hstack([np.repeat(np.asarray(hover, dtype=object)[plain, None], k, axis=1),
+                            gap]).ravel(),
+            hovertemplate="%{text}<br>%{x}: rank %{y}<extra></extra>"))
+    for i in np.flatnonzero([s in highlight for s in names]):
+        role = highlight[names[i]]
+        fig.add_trace(go.Scatter(
+            x=x, y=ranks_[i], mode="lines+markers", name=short(names[i], 24),
+            line=dict(color=COLOR_A if role == "A" else COLOR_B if role == "B" else COLOR_OTHER,
+                      width=3),
+            marker=dict(symbol="diamond" if pareto[i] else "circle", size=8 if pareto[i] else 5),
+            hovertemplate=f"{hover[i]}<br>%{{x}}: rank %{{y}}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", title="rank (1 = best)")
     fig.update_xaxes(title="aggregation rule")
     return layout(fig, title, height=460, legend_below=True)
