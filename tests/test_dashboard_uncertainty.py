@@ -8,7 +8,11 @@ import pandas as pd
 import pytest
 from score_examples import random_score_table
 
-from dashboard.figures.uncertainty import aggregation_figure, rank_intervals_figure
+from dashboard.figures.uncertainty import (
+    aggregation_figure,
+    chart_systems,
+    rank_intervals_figure,
+)
 from dashboard.render import report_html
 from metrics.analyses import compare
 from metrics.analyses.aggregation import aggregation_robustness
@@ -65,6 +69,11 @@ def test_figures_draw_the_given_numbers():
     fig = aggregation_figure(agg.ranks, top=5, highlight={a: "A"})
     assert [t.name for t in fig.data] == ["other systems", a]
     assert list(fig.data[1].y) == [top5.iloc[2][f"rank_{r}"] for r in rules]
+    # the systems the chart shows, the rows of its flips table: the top 5 and A (here the last)
+    assert len(agg.ranks) > 5
+    last = str(agg.ranks.sort_values("rank_f_alpha", kind="stable")["system"].iloc[-1])
+    assert chart_systems(agg.ranks, 5, {last: "A"}) == [*top5["system"], last]
+    assert len(chart_systems(agg.ranks, None)) == len(agg.ranks)
 
 
 def test_data_layer_takes_three_metrics_and_the_bootstrap():

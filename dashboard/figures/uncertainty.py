@@ -20,7 +20,7 @@ from dashboard.figures.style import (
     short,
 )
 
-__all__ = ["rank_intervals_figure", "aggregation_figure", "RULE_LABELS"]
+__all__ = ["rank_intervals_figure", "aggregation_figure", "chart_systems", "RULE_LABELS"]
 
 #: How each rule of ``metrics.analyses.aggregation.RULES`` is named on the chart.
 RULE_LABELS = {"f_alpha": "F\u03b1", "f_alpha_0": "F\u03b1 \u03b1=0",
@@ -73,6 +73,19 @@ def rank_intervals_figure(systems: pd.DataFrame, top: int | None = 40,
     return layout(fig, title, height=max(260, 22 * len(df) + 120), barmode="overlay")
 
 
+def chart_systems(ranks: pd.DataFrame, top: int | None = 25,
+                  highlight: Mapping[str, str] | None = None) -> list[str]:
+    """The systems :func:`aggregation_figure` draws: the best ``top`` by the first rule of
+    :data:`RULE_LABELS` in ``ranks`` (every system with ``top=None``) and those of
+    ``highlight``."""
+    rules = [r for r in RULE_LABELS if f"rank_{r}" in ranks]
+    df = ranks.sort_values(f"rank_{rules[0]}", kind="stable")
+    if top is not None and len(df) > top:
+        keep = (np.arange(len(df)) < top) | df["system"].isin(list(highlight or {})).to_numpy()
+        df = df[keep]
+    return df["system"].astype(str).tolist()
+
+
 def aggregation_figure(ranks: pd.DataFrame, top: int | None = 25,
                        highlight: Mapping[str, str] | None = None,
                        title: str | None = None) -> go.Figure:
@@ -89,10 +102,8 @@ def aggregation_figure(ranks: pd.DataFrame, top: int | None = 25,
     """
     highlight = dict(highlight or {})
     rules = [r for r in RULE_LABELS if f"rank_{r}" in ranks]
-    df = ranks.sort_values(f"rank_{rules[0]}", kind="stable")
-    if top is not None and len(df) > top:
-        keep = (np.arange(len(df)) < top) | df["system"].isin(list(highlight)).to_numpy()
-        df = df[keep]
+    df = ranks[ranks["system"].astype(str).isin(chart_systems(ranks, top, highlight))].sort_values(
+        f"rank_{rules[0]}", kind="stable")
     x = [RULE_LABELS[r] for r in rules]
     names = df["system"].astype(str).to_numpy()
     ranks_ = df[[f"rank_{r}" for r in rules]].to_numpy(dtype=float)
