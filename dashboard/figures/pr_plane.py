@@ -34,11 +34,14 @@ def pr_plane_figure(board: pd.DataFrame, precision: str, recall: str, alpha: flo
     fig = go.Figure()
     # all the iso-curves in one trace (NaN between two), their labels in another: two traces
     # instead of nine and nine annotations, built and drawn in a fraction of the time
-    xs, ys, labels = [], [], []
+    xs: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    labels = []
+    gap = np.array([np.nan])
     for level in ISO_LEVELS:
         p, r = iso_f_points(level, alpha)
-        xs += [r, [np.nan]]
-        ys += [p, [np.nan]]
+        xs += [np.asarray(r, dtype=float), gap]
+        ys += [np.asarray(p, dtype=float), gap]
         if len(r):
             labels.append((float(r[-1]), float(p[-1]), f"{level:.1f}"))
     fig.add_trace(go.Scatter(
