@@ -296,8 +296,8 @@ def _below() -> None:
                                                       "the other (threshold and profile above)")})
         st.caption(("The pairs that two rules order differently"
                     if len(flips) == len(agg.flips) else
-                    f"The {len(flips)} of the {len(agg.flips)} pairs that two rules order "
-                    "differently whose two systems are on the chart")
+                    f"Of the {len(agg.flips)} pairs that two rules order differently, the "
+                    f"{len(flips)} whose two systems are both on the chart")
                    + "; `unanimity compare` writes all of them with every rule's order to "
                    "`aggregation_flips.csv`.")
 
