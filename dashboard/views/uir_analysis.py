@@ -86,7 +86,9 @@ if comp is not None:
         if chosen and chosen != st.session_state.get("_uir_last_click"):
             st.session_state["_uir_last_click"] = chosen
             v.choose(chosen[0], chosen[1])
-            st.switch_page("views/compare.py")
+            # the sidebar's widgets are bound to the address and write it again on the next run;
+            # a plain switch would clear the address, which Streamlit refuses for bound values
+            st.switch_page("views/compare.py", query_params={})
 
     with ui.guard("The weakest-metric analysis"):
         wm = comp.weakest_metric
