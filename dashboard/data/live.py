@@ -39,6 +39,8 @@ from dashboard.data.sources import (
     rows_of,
     scores_key,
     table_key,
+    table_pairs,
+    table_rows,
 )
 from dashboard.state import Selection
 
@@ -115,17 +117,11 @@ def metric_pairs(src: Source) -> dict[str, tuple[str, str]]:
     pairs
     that fit its task), or for a score-table campaign the standard pairs whose metrics are both
     in the table, else its first two metrics in the table's order."""
-    from metrics.measures.registry import METRIC_PAIRS, default_metric_pairs  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
+    from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: metrics loads after the page's first paint
 
-    info = campaign_info(src)
-    if info["has_clusterings"]:
+    if campaign_info(src)["has_clusterings"]:
         return default_metric_pairs(campaign(src))
-    have = set(info["metrics"])
-    out = {k: v for k, v in METRIC_PAIRS.items() if v[0] in have and v[1] in have}
-    if not out and len(info["metrics"]) >= 2:
-        m = list(pd.unique(campaign(src).scores["metric"]))  # the table's order (a leaderboard's)
-        out[f"{m[0]} / {m[1]}"] = (m[0], m[1])
-    return out
+    return table_pairs(campaign(src).scores)
 
 
 def metric_names(src: Source) -> list[str]:
@@ -170,8 +166,7 @@ def score_table(src: Source, baselines: bool, metric_names: tuple[str, ...]) -> 
     campaign, baselines switch and metric set; a score-table campaign's own table otherwise)."""
     c = campaign(src, baselines)
     if not c.has_clusterings:
-        t = c.scores
-        return t[t["metric"].isin(metric_names)].reset_index(drop=True)
+        return table_rows(c.scores, metric_names)
     names = tuple(metric_names)
     group = ir_group(metric_pairs(src), names) if getattr(c, "tail", False) else None
     if group is None:

@@ -25,7 +25,7 @@ __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "s
            "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
            "comparison_key", "typelevel_key", "ud_source", "demo_source", "cli_testbeds",
-           "path_source", "ir_group", "rows_of", "mapping_key"]
+           "path_source", "ir_group", "rows_of", "mapping_key", "table_pairs", "table_rows"]
 
 DEMO_PATH = campaign_path("replab2013")  # demo_data/, in a checkout or in the installed package
 DEMO_KEY = "replab2013"
@@ -203,6 +203,29 @@ def rows_of(frame, names: tuple[str, ...]):
     pos = keep["metric"].map({m: i for i, m in enumerate(names)}).to_numpy()
     block = np.arange(len(keep)) // len(names)
     return keep.iloc[np.lexsort((pos, block))].reset_index(drop=True)
+
+
+def table_pairs(frame) -> dict[str, tuple[str, str]]:
+    """The metric pairs a score-table campaign offers: the standard pairs
+    (``metrics.measures.registry.METRIC_PAIRS``) whose metrics are both in ``frame`` (its
+    ``metric`` column), else its first two metrics in the table's order (a leaderboard's). The
+    one rule of :mod:`dashboard.data.live` and of the warm start."""
+    import pandas as pd  # noqa: PLC0415 - deferred: loads after the page's first paint
+
+    from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415 - deferred: the registry loads after the page's first paint
+
+    order = list(pd.unique(frame["metric"]))
+    have = set(order)
+    out = {k: v for k, v in METRIC_PAIRS.items() if v[0] in have and v[1] in have}
+    if not out and len(order) >= 2:
+        out[f"{order[0]} / {order[1]}"] = (order[0], order[1])
+    return out
+
+
+def table_rows(frame, names: tuple[str, ...]):
+    """The rows of ``names`` of a score-table campaign's own table (the score table a session
+    reads for them)."""
+    return frame[frame["metric"].isin(names)].reset_index(drop=True)
 
 
 def table_key(src: Source, baselines: bool, precision: str, recall: str,
