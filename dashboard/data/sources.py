@@ -1,8 +1,9 @@
 """Where campaigns come from, and the cache keys that name them.
 
 The one owner of campaign sources (the command-line path, the bundled campaign, uploads) and of
-the keys their cached results are stored under: :mod:`dashboard.data.live` caches with them and
-:mod:`dashboard.data.warm` publishes its warm-up results under them, so the two cannot drift apart.
+the keys their cached results are stored under: :mod:`dashboard.data.tables` and
+:mod:`dashboard.data.live` cache with them and :mod:`dashboard.data.warm` publishes its warm-up
+results under them, so they cannot drift apart.
 Upload handling is grouped in the "Uploads" section below.
 """
 
@@ -182,7 +183,7 @@ def ir_group(pairs: dict[str, tuple[str, str]], names: tuple[str, ...]) -> tuple
     pairs' order, when ``names`` are all among them and the group has more: their score table is
     computed in one pass (one conversion of the runs, one ``ir_measures`` call) and each pair
     read from it, so that changing the pair only reads. None otherwise. The one rule of
-    :mod:`dashboard.data.live` and of the warm start."""
+    :mod:`dashboard.data.tables` and of the warm start."""
     from metrics.measures.registry import is_ir_measure, parse_metric  # noqa: PLC0415 - deferred: the registry loads after the page's first paint
 
     group: list[str] = []
@@ -209,7 +210,7 @@ def table_pairs(frame) -> dict[str, tuple[str, str]]:
     """The metric pairs a score-table campaign offers: the standard pairs
     (``metrics.measures.registry.METRIC_PAIRS``) whose metrics are both in ``frame`` (its
     ``metric`` column), else its first two metrics in the table's order (a leaderboard's). The
-    one rule of :mod:`dashboard.data.live` and of the warm start."""
+    one rule of :mod:`dashboard.data.tables` and of the warm start."""
     import pandas as pd  # noqa: PLC0415 - deferred: loads after the page's first paint
 
     from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415 - deferred: the registry loads after the page's first paint

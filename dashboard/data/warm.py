@@ -11,12 +11,12 @@ cores this process then computes; then UD's Type level page (each run's mappings
 table). :mod:`dashboard.data.disk_cache` keeps the first pair's table and the two slow tables
 between servers. What the first page does not need (UD, the next pairs' cores) waits until a
 session has drawn its first page (:func:`page_drawn`): computed in this process, it would hold
-the interpreter while that page's script runs. The keys come
-from :mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys. The first
-session then finds them here instead of computing them (``dashboard.data.live`` asks
-:func:`take` before computing), so the first chart appears within a few seconds of opening
-the page. Nothing is computed here that the dashboard would not compute itself, with the same
-``metrics`` calls.
+the interpreter while that page's script runs. The keys come from
+:mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys. The first session
+then finds them here instead of computing them (``dashboard.data.tables`` and
+``dashboard.data.live`` ask :func:`take` before computing), so the first chart appears within a
+few seconds of opening the page. Nothing is computed here that the dashboard would not compute
+itself, with the same ``metrics`` calls.
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def preimport() -> None:
 
 def _first_pair(campaign) -> tuple[str, str]:
     """The metric pair the sidebar opens a campaign on
-    (:func:`dashboard.data.live.metric_pairs`)."""
+    (:func:`dashboard.data.tables.metric_pairs`)."""
     from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
     return tuple(next(iter(default_metric_pairs(campaign).values())))  # type: ignore[return-value]
@@ -237,7 +237,7 @@ def _pair_jobs(src, campaign) -> list[Job]:
         return []
     pairs = default_metric_pairs(campaign)
     rest = [tuple(p) for p in list(pairs.values())[1:3]]
-    # a ranking campaign's IR measures: one table of all (dashboard.data.live.score_table), kept
+    # a ranking campaign's IR measures: one table of all (dashboard.data.tables.score_table), kept
     # between servers (dashboard.data.disk_cache): when it is there, published at once
     group = ir_group(pairs, rest[0]) if rest and campaign.tail else None
     if group is None:
