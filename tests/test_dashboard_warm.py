@@ -83,11 +83,21 @@ def test_a_servers_warm_up_leaves_the_bundled_ud_campaign_until_the_first_page(f
     while key not in warm._futures and time.monotonic() < deadline:  # noqa: SLF001
         time.sleep(0.05)
     assert warm.take(key) is not None  # the served campaign's first page is ready
+    ud = ud_source()
+    while (campaign_key(ud) not in warm._futures  # noqa: SLF001 - loaded by the child
+           or not warm._futures[campaign_key(ud)].done()) and time.monotonic() < deadline:  # noqa: SLF001
+        time.sleep(0.05)
+    assert warm.take(campaign_key(ud)) is not None
+
+    def ud_results():
+        return [k for k in warm._futures if k[0] != "campaign" and ud.cid in k[1]]  # noqa: SLF001
+
     time.sleep(0.3)
-    assert campaign_key(ud_source()) not in warm._futures  # noqa: SLF001 - and nothing else yet
+    assert ud_results() == []  # its first pair and core wait for the first page
     warm.page_drawn()
     th.join(120)
-    assert warm.take(campaign_key(ud_source())) is not None
+    assert [k[0] for k in ud_results()] == ["scores", "comparison"]
+    assert all(warm.take(k) is not None for k in ud_results())
 
 
 def test_the_first_pairs_table_is_kept_between_servers_as_evaluate_gives_it(fresh, monkeypatch,

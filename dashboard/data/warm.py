@@ -4,14 +4,14 @@
 :func:`start` before handing over to ``streamlit run``. A background thread imports the heavy
 modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on,
 scores it on the metric pair the sidebar opens it on and computes the alpha-free comparison core
-every page reads; the same for the bundled UD English EWT campaign. Child processes at the
-lowest CPU priority compute the rest, one after the other: from the moment the campaign is
-loaded, its next two pairs (a ranking campaign's IR measures in one table), whose comparison
-cores this process then computes; then UD's Type level page (each run's mappings, and its
-table). :mod:`dashboard.data.disk_cache` keeps the first pair's table and the two slow tables
-between servers. What the first page does not need (UD, the next pairs' cores) waits until a
-session has drawn its first page (:func:`page_drawn`): computed in this process, it would hold
-the interpreter while that page's script runs. The keys come from
+every page reads; the same for the bundled UD English EWT campaign, which a child process
+loads. Child processes at the lowest CPU priority compute the rest: from the moment the
+campaign is loaded, its next two pairs (a ranking campaign's IR measures in one table), whose
+comparison cores this process then computes; then UD's Type level page (each run's mappings,
+and its table). :mod:`dashboard.data.disk_cache` keeps the first pair's table and the two slow
+tables between servers. What this process computes for later pages (UD's first pair and core,
+the next pairs' cores) waits until a session has drawn its first page (:func:`page_drawn`): it
+would hold the interpreter while that page's script runs. The keys come from
 :mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys. The first session
 then finds them here instead of computing them (``dashboard.data.tables`` and
 ``dashboard.data.live`` ask :func:`take` before computing), so the first chart appears within a
@@ -42,8 +42,9 @@ _optional: set[tuple] = set()  # the keys of the child process (:func:`_later`)
 #: when this module was imported: the server's start, for the notes of ``UNANIMITY_TIMING``
 STARTED = time.perf_counter()
 #: a job of a child process: ``(cache key, campaign path, what, arguments)``, ``what`` one of
-#: ``scores`` (``evaluate`` of the metric names), ``kept`` (the same through
-#: :mod:`dashboard.data.disk_cache`) and ``mapping`` (``type_mappings`` of run, mapping, measure)
+#: ``campaign`` (the campaign itself), ``scores`` (``evaluate`` of the metric names), ``kept``
+#: (the same through :mod:`dashboard.data.disk_cache`) and ``mapping`` (``type_mappings`` of
+#: run, mapping, measure)
 Job = tuple[tuple, str, str, list[str]]
 
 
@@ -210,13 +211,18 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
         if later:
             pairs.start()
         _pair_and_core(src, campaign)
-        # the rest only once the first page is drawn: it would hold the interpreter while that
-        # page's script runs (a campaign is rarely switched before)
-        _page_drawn.wait(_REST_AFTER)
         offers_ud = UD_PATH.is_dir() and Path(src.path).resolve() != UD_PATH.resolve()
         if offers_ud:
             ud = ud_source()
-            _pair_and_core(ud, submit(campaign_key(ud), load, ud.path).result())
+            # loaded by a child (0.5 s of CPU, 0.01 s to read back); its first pair and core
+            # (from disk after the first server: a few hundredths of a second) only once the
+            # first page is drawn: this process's work would hold the interpreter while that
+            # page's script runs (a campaign is rarely switched before)
+            _later([(campaign_key(ud), ud.path, "campaign", [])])
+            _page_drawn.wait(_REST_AFTER)
+            ud_campaign = take(campaign_key(ud))
+            if ud_campaign is not None:
+                _pair_and_core(ud, ud_campaign)
             if later:
                 pairs.join()  # one child at a time: the served campaign's first
                 _later(_ud_jobs())
@@ -339,7 +345,9 @@ def _child(tmp: str) -> None:
         if path not in campaigns:
             campaigns[path] = load(path)
         out = Path(tmp) / f"{i}.pkl"
-        if what == "mapping":
+        if what == "campaign":
+            frame = campaigns[path]
+        elif what == "mapping":
             system, mapping, measure = args
             frame = type_mappings(campaigns[path], system, mapping=mapping, measure=measure,
                                   missing="penalize")
