@@ -57,8 +57,8 @@ _REST_AFTER = 20.0
 
 
 def page_drawn() -> None:
-    """Called at the end of each script run (``dashboard/app.py``): the first page is there,
-    the warm-up may go on with what later pages need."""
+    """Called at the end of a script run that has drawn its whole page (``dashboard/app.py``):
+    the first page is there, the warm-up may go on with what later pages need."""
     _page_drawn.set()
 
 
