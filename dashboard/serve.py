@@ -29,7 +29,15 @@ def main(argv: list[str] | None = None) -> None:
     from dashboard import state, ui  # noqa: F401, PLC0415 - deferred: only when serving
 
     warm.start(path, testbeds)
+    from streamlit import delta_generator  # noqa: PLC0415 - deferred: only when serving
     from streamlit.web import cli  # noqa: PLC0415 - deferred: streamlit's CLI only when serving
+
+    # Streamlit checks once, on the first element a session draws, whether it runs in a plain
+    # Python shell (to print a hint): it reads the source of every frame of the stack, and so
+    # resolves the file of every imported module (0.1-0.4 s of the first page). Served by
+    # ``streamlit run`` it never does, so the check is marked as done.
+    if hasattr(delta_generator, "_use_warning_has_been_displayed"):
+        delta_generator._use_warning_has_been_displayed = True
 
     sys.argv = ["streamlit", *argv]
     cli.main()

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the data layer loads after the page's first paint
 
 __all__ = ["header", "plot", "guard", "unavailable", "pair_caption", "fmt_system",
            "page_figures_start", "page_figures_download", "table_height", "below_first_chart",
-           "BELOW_KEY", "run_start", "say_once"]
+           "BELOW_KEY", "run_start", "say_once", "page_complete"]
 
 _LOG = logging.getLogger("unanimity.dashboard")
 #: the figures the current script run has drawn and the sidebar slot of their download (each
@@ -58,6 +58,13 @@ def run_start() -> None:
     """Called first by every run (dashboard/app.py): forgets the last run's notices
     (:func:`say_once`)."""
     _RUN.said = False
+    _RUN.partial = False
+
+
+def page_complete() -> bool:
+    """Whether this run has drawn its whole page (not only down to the first chart,
+    :func:`below_first_chart`)."""
+    return not getattr(_RUN, "partial", False)
 
 
 def say_once(key: str, token: str) -> bool:
@@ -90,7 +97,8 @@ def below_first_chart(after_chart: bool) -> bool:
             or getattr(_RUN, "said", False)):
         return True
     _FIRST_CHART(key=BELOW_KEY, height=0, on_drawn_change=_drawn)
-    return bool(st.session_state.get(_DRAWN))
+    _RUN.partial = not st.session_state.get(_DRAWN)
+    return not _RUN.partial
 
 
 #: a data grid's row and header height in pixels, and its borders

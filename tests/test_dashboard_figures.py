@@ -261,3 +261,36 @@ def test_short_keeps_the_distinguishing_end():
     assert a != b and len(a) <= 20 and len(b) <= 20 and "\u2026" in b
     assert b.endswith("100%") and a.endswith("10%")
     assert short("short", 20) == "short"
+
+
+def test_many_pairs_are_a_density_with_system_a_as_points():
+    # 80 systems: 3,160 pairs, more than DENSITY_AT: all of them shaded (no WebGL), A's as points
+    rng = np.random.default_rng(3)
+    names = [f"s{i}" for i in range(80)]
+    ii, jj = np.triu_indices(80, 1)
+    pairs = pd.DataFrame({"system_a": np.asarray(names)[ii], "system_b": np.asarray(names)[jj],
+                          "uir": rng.integers(-10, 41, ii.size) / 40,
+                          "delta_f": rng.random(ii.size)})
+    assert len(pairs) > F.DENSITY_AT
+    fig = F.delta_f_uir_figure(pairs, 0.25, "p", "r", 0.5, highlight_pair=("s3", "s7"))
+    assert [t.type for t in fig.data] == ["histogram2d", "scatter", "scatter", "scatter"]
+    assert len(fig.data[0].x) == len(pairs) and "3,160 pairs" in fig.data[0].name
+    # the cells hold whole steps of 1/40 (UIR's values on 40 topics), edges between two values
+    bins = fig.data[0].xbins
+    assert bins.size == pytest.approx(1 / 40) and bins.start == pytest.approx(-0.25 - 1 / 80)
+    with_a = pairs[(pairs["system_a"] == "s3") | (pairs["system_b"] == "s3")]
+    low, high = fig.data[1], fig.data[2]
+    assert len(low.x) + len(high.x) == len(with_a) == 79
+    assert all("s3" in c for c in [*low.customdata, *high.customdata])
+    n_robust = int((pairs["uir"] >= 0.25).sum())
+    assert f"{n_robust:,} pairs, of which A's: {len(high.x)}" in high.name
+    assert f"{len(pairs) - n_robust:,} pairs, of which A's: {len(low.x)}" in low.name
+    assert fig.data[-1].name == "selected pair A, B"
+    weak = F.weakest_metric_figure(pairs.rename(columns={"delta_f": "weakest"}), ["p", "r"],
+                                   system="s3")
+    assert [t.type for t in weak.data] == ["histogram2d", "scatter"]
+    assert len(weak.data[1].x) == 79 and weak.data[1].name == "of them, A's pairs: 79"
+    # a few pairs stay points, each one clickable
+    small = F.delta_f_uir_figure(pairs.head(100), 0.25, "p", "r", 0.5)
+    assert {t.type for t in small.data} == {"scatter"}
+    assert sum(len(t.x) for t in small.data) == 100

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dashboard.data import live
+from dashboard.data import live, tables
 from dashboard.data.sources import comparison_key, ir_group, path_source, rows_of, table_key
 from metrics.analyses import comparison_core
 from metrics.comparison.profiles import DEFAULT_CORRECTION, DEFAULT_TEST
@@ -59,13 +59,13 @@ def test_score_table_reads_the_pair_from_the_group(trec, monkeypatch, tmp_path):
         return evaluate(campaign, names, **kw)
 
     monkeypatch.setattr(scoring, "evaluate", counting)
-    live._evaluate.clear()  # noqa: SLF001
+    tables._evaluate.clear()  # noqa: SLF001
     src = path_source(TREC, "cli", "trec_small")
     for pair in (("P@10", "R@10"), ("nDCG@10", "AP"), ("R@10", "P@10")):
         pd.testing.assert_frame_equal(live.score_table(src, False, pair),
                                       evaluate(trec, list(pair), missing="penalize"))
     assert asked == [("P@10", "R@10", "nDCG@10", "AP")]  # one pass, then reads
-    live._evaluate.clear()  # noqa: SLF001 - another server: the table is read from disk
+    tables._evaluate.clear()  # noqa: SLF001 - another server: the table is read from disk
     pd.testing.assert_frame_equal(live.score_table(src, False, ("AP", "nDCG@10")),
                                   evaluate(trec, ["AP", "nDCG@10"], missing="penalize"))
     assert len(asked) == 1

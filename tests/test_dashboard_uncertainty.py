@@ -8,7 +8,11 @@ import pandas as pd
 import pytest
 from score_examples import random_score_table
 
-from dashboard.figures.uncertainty import aggregation_figure, rank_intervals_figure
+from dashboard.figures.uncertainty import (
+    aggregation_figure,
+    chart_systems,
+    rank_intervals_figure,
+)
 from dashboard.render import report_html
 from metrics.analyses import compare
 from metrics.analyses.aggregation import aggregation_robustness
@@ -52,11 +56,24 @@ def test_figures_draw_the_given_numbers():
                                order["rank_ci_high"].to_numpy(dtype=float) + 0.45)
     agg = aggregation_robustness(table, res)
     fig = aggregation_figure(agg.ranks, top=5)
-    assert len(fig.data) == 5
-    best = agg.ranks.sort_values("rank_f_alpha", kind="stable").iloc[0]
-    assert list(fig.data[0].y) == [best[f"rank_{r}"] for r in
-                                   ("f_alpha", "f_alpha_0", "f_alpha_1", "mean", "borda",
-                                    "median_rank", "min_metric")]
+    rules = ("f_alpha", "f_alpha_0", "f_alpha_1", "mean", "borda", "median_rank", "min_metric")
+    # the five systems in one grey trace, one line each (a gap between two), in rank order
+    assert len(fig.data) == 1
+    top5 = agg.ranks.sort_values("rank_f_alpha", kind="stable").head(5)
+    y = np.asarray(fig.data[0].y, dtype=float).reshape(5, len(rules) + 1)
+    assert np.isnan(y[:, -1]).all()
+    np.testing.assert_array_equal(y[:, :-1], top5[[f"rank_{r}" for r in rules]].to_numpy(float))
+    assert [t.split(" (")[0] for t in fig.data[0].text[::len(rules) + 1]] == list(top5["system"])
+    # A over the others, in its own trace and colour
+    a = str(top5["system"].iloc[2])
+    fig = aggregation_figure(agg.ranks, top=5, highlight={a: "A"})
+    assert [t.name for t in fig.data] == ["other systems", a]
+    assert list(fig.data[1].y) == [top5.iloc[2][f"rank_{r}"] for r in rules]
+    # the systems the chart shows, the rows of its flips table: the top 5 and A (here the last)
+    assert len(agg.ranks) > 5
+    last = str(agg.ranks.sort_values("rank_f_alpha", kind="stable")["system"].iloc[-1])
+    assert chart_systems(agg.ranks, 5, {last: "A"}) == [*top5["system"], last]
+    assert len(chart_systems(agg.ranks, None)) == len(agg.ranks)
 
 
 def test_data_layer_takes_three_metrics_and_the_bootstrap():

@@ -3,7 +3,9 @@ fresh computation, and a changed campaign file, metric list, policy or code make
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -185,3 +187,47 @@ def test_the_code_version_follows_every_source_file(tmp_path, monkeypatch):
     versions.append(disk_cache.code_version())
     disk_cache.code_version.cache_clear()
     assert len(set(versions)) == 3
+
+
+
+def _aged(path: Path, days: float) -> Path:
+    """``path`` (created empty if absent), last modified ``days`` days ago."""
+    if not path.exists():
+        path.write_bytes(b"")
+    t = time.time() - days * 86400
+    os.utime(path, (t, t))
+    return path
+
+
+def test_prune_keeps_the_tables_used_most_recently(tmp_path):
+    """Beyond ``keep`` tables the least recently used go, so do tables unused for ``days`` days
+    and a stopped writer's temporary files older than a day; other files are left alone."""
+    folder = tmp_path / "c"
+    folder.mkdir()
+    for i in range(6):  # scores-00 used most recently, scores-05 least
+        _aged(folder / f"scores-{i:02d}.parquet", i + 0.5)
+    _aged(folder / ".scores-old.tmp", 2)
+    _aged(folder / ".scores-new.tmp", 0.1)
+    _aged(folder / "notes.txt", 400)
+    removed = disk_cache.prune(folder, keep=4, days=3)
+    assert sorted(p.name for p in removed) == [".scores-old.tmp", "scores-03.parquet",
+                                               "scores-04.parquet", "scores-05.parquet"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        ".scores-new.tmp", "notes.txt", "scores-00.parquet", "scores-01.parquet",
+        "scores-02.parquet"]
+    assert disk_cache.prune(folder, keep=4, days=3) == []
+
+
+def test_reading_a_table_renews_it_and_writing_prunes(cache, small, monkeypatch):
+    """A table read back counts as used (its time renewed), and each write prunes the folder:
+    with room for one table, the one just written stays and the older one goes."""
+    camp = load(small)
+    first = disk_cache.scores(camp, NAMES)
+    (path,) = cache.glob("scores-*.parquet")
+    _aged(path, 10)
+    pd.testing.assert_frame_equal(disk_cache.scores(camp, NAMES), first)
+    assert path.stat().st_mtime > time.time() - 60
+    monkeypatch.setattr(disk_cache, "KEEP_FILES", 1)
+    disk_cache.scores(camp, NAMES[:1])
+    (kept,) = cache.glob("scores-*.parquet")
+    assert kept != path and not path.exists()

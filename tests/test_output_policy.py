@@ -165,6 +165,36 @@ def test_kinds_from_dtypes_and_same_numbers():
     assert table_bytes(plain).decode() == plain.to_csv(index=False)
 
 
+@pytest.mark.parametrize("rows", [1, 2, 7])
+def test_the_text_is_the_same_whatever_the_batch(monkeypatch, tmp_path, rows):
+    # the CSV is written a batch of rows at a time: batches of 1, 2 and 7 rows give the bytes
+    # of one batch, with every kind of column, nulls, empty lists and quoting (a name holds a
+    # quote); and, with plain columns, the bytes pandas writes
+    names = hostile_names()
+    n = len(names)
+    rng = np.random.default_rng(5)
+    x = rng.random(n)
+    x[::4] = np.nan
+    x[1::9] = 2.0
+    df = pd.DataFrame({
+        "system": names, "other": [None if i % 5 == 0 else names[-i] for i in range(n)],
+        "x": x, "n": np.arange(n), "ok": np.arange(n) % 3 == 0,
+        "cross": [None if i % 6 == 0 else list(x[i:i + i % 4]) for i in range(n)],
+        "improved": [names[i:i + i % 3] for i in range(n)]})
+    plain = pd.DataFrame({"s": [f"sys{i % 7}" for i in range(50)], "x": rng.random(50),
+                          "k": np.arange(50), "ok": np.arange(50) % 2 == 0})
+    whole = table_bytes(df)
+    monkeypatch.setattr("metrics.reports.table_output.BATCH_ROWS", rows)
+    assert table_bytes(df) == whole
+    assert table_bytes(plain).decode() == plain.to_csv(index=False)
+    monkeypatch.setattr("metrics.reports.bundle.PARQUET_ROWS", 1)
+    write_bundle(tmp_path, {"t": df})
+    assert (tmp_path / "t.csv").read_bytes() == whole
+    got = open_bundle(tmp_path).tables["t"]  # the Parquet twin, streamed to its file
+    assert got["system"].tolist() == names
+    assert got["improved"].tolist() == df["improved"].tolist()
+
+
 def test_bad_cells_named_by_row_and_column():
     kinds = {"system": "str", "n": "int", "x": "float", "c": "list_float", "ok": "bool"}
     good = "system,n,x,c,ok\na,1,0.5,0.1;0.2,True\n"

@@ -142,6 +142,11 @@ def _check_against_rule(r, pairs: pd.DataFrame, threshold: float, use_class: boo
     # every non-top system has a system right above it in the previous group
     for s in np.flatnonzero(r.group > 1):
         assert (r.above[:, s] & (r.group == r.group[s] - 1)).any()
+    # Hasse diagram: a above b with no system between them
+    between = (r.above.astype(np.int64) @ r.above.astype(np.int64)) > 0
+    cover = {(r.systems[i], r.systems[j]) for i, j in zip(*np.nonzero(r.above & ~between),
+                                                          strict=True)}
+    assert set(map(tuple, r.hasse.to_numpy())) == cover
 
 
 @pytest.fixture(scope="module")
@@ -183,3 +188,16 @@ def test_random_relations_follow_the_rule(case):
     pairs = pd.DataFrame(rows, columns=["system_a", "system_b", "uir", "pair_class"])
     r = tie_ranking(pairs, threshold=thr)
     _check_against_rule(r, pairs, thr, use_class=True)
+
+
+@pytest.mark.parametrize(("n", "density"), [(17, 0.2), (130, 0.02), (130, 0.3)])
+def test_larger_random_relations_follow_the_rule(n, density):
+    # relations over several bytes of packed rows: long chains, cycles, isolated systems
+    rng = np.random.default_rng(n)
+    names = [f"s{i}" for i in range(n)]
+    a, b = np.nonzero(~np.eye(n, dtype=bool))
+    u = np.where(rng.random(a.size) < density, 0.5, 0.0)
+    pairs = pd.DataFrame({"system_a": np.asarray(names)[a], "system_b": np.asarray(names)[b],
+                          "uir": u, "pair_class": "concordant"})
+    r = tie_ranking(pairs)
+    _check_against_rule(r, pairs, 0.25, use_class=True)

@@ -23,6 +23,10 @@ path, so its files cannot be fingerprinted from the campaign). The folder is
 columns is ignored and the table computed again; a folder that cannot be written only costs
 the time. Nothing is pickled: a cached table is Parquet, read back into the four columns of a
 score table.
+
+The folder does not grow without end: each write keeps the :data:`KEEP_FILES` tables used most
+recently (reading a table counts as a use) and removes tables unused for :data:`KEEP_DAYS` days
+and temporary files a stopped writer left behind.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -38,9 +43,14 @@ import pandas as pd
 
 from metrics.model.score_table import SCORE_COLUMNS
 
-__all__ = ["cache_dir", "code_version", "campaign_files", "fingerprint", "stored", "scores"]
+__all__ = ["cache_dir", "code_version", "campaign_files", "fingerprint", "stored", "scores",
+           "prune", "KEEP_FILES", "KEEP_DAYS"]
 
 _METRICS = Path(__file__).resolve().parents[2] / "metrics"
+#: tables kept in the folder: the most recently used ones
+KEEP_FILES = 32
+#: a table unused for this many days is removed at the next write
+KEEP_DAYS = 30
 
 
 def cache_dir() -> Path | None:
@@ -105,6 +115,10 @@ def _read(path: Path) -> pd.DataFrame | None:
         return None
     if list(frame.columns) != list(SCORE_COLUMNS) or frame["value"].dtype != "float64":
         return None
+    try:
+        os.utime(path)  # a use: :func:`prune` keeps the tables used most recently
+    except OSError:
+        pass
     return frame
 
 
@@ -145,3 +159,37 @@ def _write(frame: pd.DataFrame, path: Path) -> None:
     except (OSError, ValueError, ImportError):  # a read-only or full disk: only costs time
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
+        return
+    prune(path.parent, KEEP_FILES, KEEP_DAYS)
+
+
+def prune(folder: Path, keep: int = KEEP_FILES, days: float = KEEP_DAYS) -> list[Path]:
+    """Remove from ``folder`` the cached tables beyond the ``keep`` used most recently (by
+    modification time, which :func:`_read` renews), those unused for ``days`` days, and
+    temporary files older than a day (a writer stopped half-way); return what was removed. A
+    file that cannot be removed is left (another server may be reading it)."""
+    now = time.time()
+    tables = []
+    for p in folder.glob("scores-*.parquet"):
+        with_time = _mtime(p)
+        if with_time is not None:
+            tables.append((with_time, p))
+    tables.sort(reverse=True)
+    doomed = [p for i, (t, p) in enumerate(tables) if i >= keep or now - t > days * 86400]
+    doomed += [p for p in folder.glob(".scores-*.tmp")
+               if (t := _mtime(p)) is not None and now - t > 86400]
+    removed = []
+    for p in doomed:
+        try:
+            p.unlink()
+            removed.append(p)
+        except OSError:
+            pass
+    return removed
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:  # removed meanwhile by another server
+        return None

@@ -1,8 +1,9 @@
 """Where campaigns come from, and the cache keys that name them.
 
 The one owner of campaign sources (the command-line path, the bundled campaign, uploads) and of
-the keys their cached results are stored under: :mod:`dashboard.data.live` caches with them and
-:mod:`dashboard.data.warm` publishes its warm-up results under them, so the two cannot drift apart.
+the keys their cached results are stored under: :mod:`dashboard.data.tables` and
+:mod:`dashboard.data.live` cache with them and :mod:`dashboard.data.warm` publishes its warm-up
+results under them, so they cannot drift apart.
 Upload handling is grouped in the "Uploads" section below.
 """
 
@@ -25,7 +26,7 @@ __all__ = ["DEMO_PATH", "DEMO_KEY", "UD_PATH", "UD_KEY", "CLI_KEY", "Source", "s
            "mtime_id",
            "register_upload", "forget_upload", "campaign_key", "scores_key", "table_key",
            "comparison_key", "typelevel_key", "ud_source", "demo_source", "cli_testbeds",
-           "path_source", "ir_group", "rows_of", "mapping_key"]
+           "path_source", "ir_group", "rows_of", "mapping_key", "table_pairs", "table_rows"]
 
 DEMO_PATH = campaign_path("replab2013")  # demo_data/, in a checkout or in the installed package
 DEMO_KEY = "replab2013"
@@ -182,7 +183,7 @@ def ir_group(pairs: dict[str, tuple[str, str]], names: tuple[str, ...]) -> tuple
     pairs' order, when ``names`` are all among them and the group has more: their score table is
     computed in one pass (one conversion of the runs, one ``ir_measures`` call) and each pair
     read from it, so that changing the pair only reads. None otherwise. The one rule of
-    :mod:`dashboard.data.live` and of the warm start."""
+    :mod:`dashboard.data.tables` and of the warm start."""
     from metrics.measures.registry import is_ir_measure, parse_metric  # noqa: PLC0415 - deferred: the registry loads after the page's first paint
 
     group: list[str] = []
@@ -203,6 +204,29 @@ def rows_of(frame, names: tuple[str, ...]):
     pos = keep["metric"].map({m: i for i, m in enumerate(names)}).to_numpy()
     block = np.arange(len(keep)) // len(names)
     return keep.iloc[np.lexsort((pos, block))].reset_index(drop=True)
+
+
+def table_pairs(frame) -> dict[str, tuple[str, str]]:
+    """The metric pairs a score-table campaign offers: the standard pairs
+    (``metrics.measures.registry.METRIC_PAIRS``) whose metrics are both in ``frame`` (its
+    ``metric`` column), else its first two metrics in the table's order (a leaderboard's). The
+    one rule of :mod:`dashboard.data.tables` and of the warm start."""
+    import pandas as pd  # noqa: PLC0415 - deferred: loads after the page's first paint
+
+    from metrics.measures.registry import METRIC_PAIRS  # noqa: PLC0415 - deferred: the registry loads after the page's first paint
+
+    order = list(pd.unique(frame["metric"]))
+    have = set(order)
+    out = {k: v for k, v in METRIC_PAIRS.items() if v[0] in have and v[1] in have}
+    if not out and len(order) >= 2:
+        out[f"{order[0]} / {order[1]}"] = (order[0], order[1])
+    return out
+
+
+def table_rows(frame, names: tuple[str, ...]):
+    """The rows of ``names`` of a score-table campaign's own table (the score table a session
+    reads for them)."""
+    return frame[frame["metric"].isin(names)].reset_index(drop=True)
 
 
 def table_key(src: Source, baselines: bool, precision: str, recall: str,

@@ -4,16 +4,19 @@
 :func:`start` before handing over to ``streamlit run``. A background thread imports the heavy
 modules (scipy, plotly, the ``metrics`` kernels), loads the campaign the dashboard opens on,
 scores it on the metric pair the sidebar opens it on and computes the alpha-free comparison core
-every page reads; the same for the bundled UD English EWT campaign. Child processes at the
-lowest CPU priority compute the rest, one after the other: from the moment the campaign is
-loaded, its next two pairs (a ranking campaign's IR measures in one table), whose comparison
-cores this process then computes; then UD's Type level page (each run's mappings, and its
-table). :mod:`dashboard.data.disk_cache` keeps the two slow tables between servers. The keys come
-from :mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys. The first
-session then finds them here instead of computing them (``dashboard.data.live`` asks
-:func:`take` before computing), so the first chart appears within a few seconds of opening
-the page. Nothing is computed here that the dashboard would not compute itself, with the same
-``metrics`` calls.
+every page reads; the same for the bundled UD English EWT campaign, which a child process
+loads. Child processes at the lowest CPU priority compute the rest: from the moment the
+campaign is loaded, its next two pairs (a ranking campaign's IR measures in one table), whose
+comparison cores this process then computes; then UD's Type level page (each run's mappings,
+and its table). :mod:`dashboard.data.disk_cache` keeps the first pair's table and the two slow
+tables between servers. What this process computes for later pages (UD's first pair and core,
+the next pairs' cores) waits until a session has drawn its first page (:func:`page_drawn`): it
+would hold the interpreter while that page's script runs. The keys come from
+:mod:`dashboard.data.sources`, the one owner of the dashboard's cache keys. The first session
+then finds them here instead of computing them (``dashboard.data.tables`` and
+``dashboard.data.live`` ask :func:`take` before computing), so the first chart appears within a
+few seconds of opening the page. Nothing is computed here that the dashboard would not compute
+itself, with the same ``metrics`` calls.
 """
 
 from __future__ import annotations
@@ -30,24 +33,40 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-__all__ = ["start", "take", "submit"]
+__all__ = ["start", "take", "submit", "page_drawn", "STARTED"]
 
 _LOG = logging.getLogger("unanimity.dashboard")
 _lock = threading.Lock()
 _futures: dict[tuple, Future] = {}
 _optional: set[tuple] = set()  # the keys of the child process (:func:`_later`)
-_T0 = time.perf_counter()
+#: when this module was imported: the server's start, for the notes of ``UNANIMITY_TIMING``
+STARTED = time.perf_counter()
 #: a job of a child process: ``(cache key, campaign path, what, arguments)``, ``what`` one of
-#: ``scores`` (``evaluate`` of the metric names), ``kept`` (the same through
-#: :mod:`dashboard.data.disk_cache`) and ``mapping`` (``type_mappings`` of run, mapping, measure)
+#: ``campaign`` (the campaign itself), ``scores`` (``evaluate`` of the metric names), ``kept``
+#: (the same through :mod:`dashboard.data.disk_cache`) and ``mapping`` (``type_mappings`` of
+#: run, mapping, measure)
 Job = tuple[tuple, str, str, list[str]]
+
+
+#: set when a session's page has been drawn (:func:`page_drawn`): a server's warm-up
+#: (:func:`start` clears it) leaves what the first page does not need until then, or at most
+#: ``_REST_AFTER`` seconds
+_page_drawn = threading.Event()
+_page_drawn.set()
+_REST_AFTER = 20.0
+
+
+def page_drawn() -> None:
+    """Called at the end of a script run that has drawn its whole page (``dashboard/app.py``):
+    the first page is there, the warm-up may go on with what later pages need."""
+    _page_drawn.set()
 
 
 def _note(what: str) -> None:
     """With ``UNANIMITY_TIMING`` set, log when a warm-up result is ready (seconds since the
     server started), beside the page runs' times of ``dashboard/app.py``."""
     if os.environ.get("UNANIMITY_TIMING"):
-        print(f"[unanimity] warm {what} at {time.perf_counter() - _T0:.3f}s", file=sys.stderr,
+        print(f"[unanimity] warm {what} at {time.perf_counter() - STARTED:.3f}s", file=sys.stderr,
               flush=True)
 
 
@@ -112,20 +131,34 @@ def preimport() -> None:
 
 def _first_pair(campaign) -> tuple[str, str]:
     """The metric pair the sidebar opens a campaign on
-    (:func:`dashboard.data.live.metric_pairs`)."""
+    (:func:`dashboard.data.tables.metric_pairs`)."""
     from metrics.measures.registry import default_metric_pairs  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
     return tuple(next(iter(default_metric_pairs(campaign).values())))  # type: ignore[return-value]
 
 
 def _pair_and_core(src, campaign) -> None:
-    """Score ``campaign`` on its first pair and compute the comparison core (as the session)."""
-    from dashboard.data.sources import scores_key  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    """Score ``campaign`` on its first pair (kept between servers by
+    :mod:`dashboard.data.disk_cache`) and compute the comparison core (as the session); of a
+    score-table campaign, the core of the first pair its table offers, on the table's rows of
+    that pair."""
+    from dashboard.data import disk_cache  # noqa: PLC0415 - deferred: imported by the warm-up thread
+    from dashboard.data.sources import scores_key, table_pairs, table_rows  # noqa: PLC0415 - deferred: imported by the warm-up thread
     from metrics.measures.scoring import evaluate  # noqa: PLC0415 - deferred: imported by the warm-up thread
 
+    if not campaign.has_clusterings:
+        pairs = table_pairs(campaign.scores)
+        if pairs:
+            pair = next(iter(pairs.values()))
+            _core(src, campaign, table_rows(campaign.scores, pair), pair)
+        return
     pair = _first_pair(campaign)
-    scores = submit(scores_key(src, False, pair), evaluate, campaign, list(pair),
-                    "penalize").result()
+    if src.testbeds is None:  # kept between servers (TREC DL 2019's: 2 s of CPU to compute)
+        scores = submit(scores_key(src, False, pair), disk_cache.scores, campaign, pair,
+                        "penalize").result()
+    else:
+        scores = submit(scores_key(src, False, pair), evaluate, campaign, list(pair),
+                        "penalize").result()
     _core(src, campaign, scores, pair)
 
 
@@ -177,12 +210,19 @@ def _warm(path: str | None, testbeds: str | None = None, later: bool = False) ->
                                  name="unanimity-warm-later", daemon=True)
         if later:
             pairs.start()
-        if campaign.has_clusterings:
-            _pair_and_core(src, campaign)
+        _pair_and_core(src, campaign)
         offers_ud = UD_PATH.is_dir() and Path(src.path).resolve() != UD_PATH.resolve()
         if offers_ud:
             ud = ud_source()
-            _pair_and_core(ud, submit(campaign_key(ud), load, ud.path).result())
+            # loaded by a child (0.5 s of CPU, 0.01 s to read back); its first pair and core
+            # (from disk after the first server: a few hundredths of a second) only once the
+            # first page is drawn: this process's work would hold the interpreter while that
+            # page's script runs (a campaign is rarely switched before)
+            _later([(campaign_key(ud), ud.path, "campaign", [])])
+            _page_drawn.wait(_REST_AFTER)
+            ud_campaign = take(campaign_key(ud))
+            if ud_campaign is not None:
+                _pair_and_core(ud, ud_campaign)
             if later:
                 pairs.join()  # one child at a time: the served campaign's first
                 _later(_ud_jobs())
@@ -203,7 +243,7 @@ def _pair_jobs(src, campaign) -> list[Job]:
         return []
     pairs = default_metric_pairs(campaign)
     rest = [tuple(p) for p in list(pairs.values())[1:3]]
-    # a ranking campaign's IR measures: one table of all (dashboard.data.live.score_table), kept
+    # a ranking campaign's IR measures: one table of all (dashboard.data.tables.score_table), kept
     # between servers (dashboard.data.disk_cache): when it is there, published at once
     group = ir_group(pairs, rest[0]) if rest and campaign.tail else None
     if group is None:
@@ -278,6 +318,7 @@ def _later_or_log(src, campaign) -> None:
     failure only costs time."""
     try:
         _later(_pair_jobs(src, campaign))
+        _page_drawn.wait(_REST_AFTER)  # as _warm: after the first page
         _later_cores(src, campaign)
     except Exception:  # noqa: BLE001 - the sessions compute what is missing
         _LOG.debug("warm-up child failed", exc_info=True)
@@ -304,7 +345,9 @@ def _child(tmp: str) -> None:
         if path not in campaigns:
             campaigns[path] = load(path)
         out = Path(tmp) / f"{i}.pkl"
-        if what == "mapping":
+        if what == "campaign":
+            frame = campaigns[path]
+        elif what == "mapping":
             system, mapping, measure = args
             frame = type_mappings(campaigns[path], system, mapping=mapping, measure=measure,
                                   missing="penalize")
@@ -323,6 +366,7 @@ def start(path: str | None, testbeds: str | None = None) -> threading.Thread:
         preimport()
     except Exception:  # noqa: BLE001
         _LOG.debug("pre-import failed", exc_info=True)
+    _page_drawn.clear()
     th = threading.Thread(target=_warm, args=(path, testbeds, True), name="unanimity-warm",
                           daemon=True)
     th.start()

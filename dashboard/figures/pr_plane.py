@@ -32,15 +32,27 @@ def pr_plane_figure(board: pd.DataFrame, precision: str, recall: str, alpha: flo
     """
     highlight = highlight or {}
     fig = go.Figure()
-    for k, level in enumerate(ISO_LEVELS):
+    # all the iso-curves in one trace (NaN between two), their labels in another: two traces
+    # instead of nine and nine annotations, built and drawn in a fraction of the time
+    xs: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    labels = []
+    gap = np.array([np.nan])
+    for level in ISO_LEVELS:
         p, r = iso_f_points(level, alpha)
-        fig.add_trace(go.Scatter(
-            x=r, y=p, mode="lines", line=dict(color="#BBBBBB", width=1, dash="dot"),
-            hoverinfo="skip", showlegend=k == 0, name=f"F\u03b1 = const (\u03b1 = {alpha:.2f})"))
+        xs += [np.asarray(r, dtype=float), gap]
+        ys += [np.asarray(p, dtype=float), gap]
         if len(r):
-            fig.add_annotation(x=float(r[-1]), y=float(p[-1]), text=f"{level:.1f}",
-                               showarrow=False, xanchor="left", yanchor="bottom",
-                               font=dict(size=MIN_FONT - 1, color="#888"))
+            labels.append((float(r[-1]), float(p[-1]), f"{level:.1f}"))
+    fig.add_trace(go.Scatter(
+        x=np.concatenate(xs), y=np.concatenate(ys), mode="lines", connectgaps=False,
+        line=dict(color="#BBBBBB", width=1, dash="dot"), hoverinfo="skip",
+        name=f"F\u03b1 = const (\u03b1 = {alpha:.2f})"))
+    if labels:
+        lx, ly, lt = zip(*labels, strict=True)
+        fig.add_trace(go.Scatter(
+            x=lx, y=ly, text=lt, mode="text", textposition="top right", cliponaxis=False,
+            textfont=dict(size=MIN_FONT - 1, color="#888"), hoverinfo="skip", showlegend=False))
     role = board["system"].map(lambda s: highlight.get(s, ""))
     colour = np.where(role == "A", COLOR_A, np.where(role == "B", COLOR_B, "#555555"))
     fig.add_trace(go.Scatter(

@@ -20,7 +20,7 @@ from dashboard.figures.style import (
     short,
 )
 
-__all__ = ["rank_intervals_figure", "aggregation_figure", "RULE_LABELS"]
+__all__ = ["rank_intervals_figure", "aggregation_figure", "chart_systems", "RULE_LABELS"]
 
 #: How each rule of ``metrics.analyses.aggregation.RULES`` is named on the chart.
 RULE_LABELS = {"f_alpha": "F\u03b1", "f_alpha_0": "F\u03b1 \u03b1=0",
@@ -73,6 +73,19 @@ def rank_intervals_figure(systems: pd.DataFrame, top: int | None = 40,
     return layout(fig, title, height=max(260, 22 * len(df) + 120), barmode="overlay")
 
 
+def chart_systems(ranks: pd.DataFrame, top: int | None = 25,
+                  highlight: Mapping[str, str] | None = None) -> list[str]:
+    """The systems :func:`aggregation_figure` draws: the best ``top`` by the first rule of
+    :data:`RULE_LABELS` in ``ranks`` (every system with ``top=None``) and those of
+    ``highlight``."""
+    rules = [r for r in RULE_LABELS if f"rank_{r}" in ranks]
+    df = ranks.sort_values(f"rank_{rules[0]}", kind="stable")
+    if top is not None and len(df) > top:
+        keep = (np.arange(len(df)) < top) | df["system"].isin(list(highlight or {})).to_numpy()
+        df = df[keep]
+    return df["system"].astype(str).tolist()
+
+
 def aggregation_figure(ranks: pd.DataFrame, top: int | None = 25,
                        highlight: Mapping[str, str] | None = None,
                        title: str | None = None) -> go.Figure:
@@ -89,24 +102,37 @@ def aggregation_figure(ranks: pd.DataFrame, top: int | None = 25,
     """
     highlight = dict(highlight or {})
     rules = [r for r in RULE_LABELS if f"rank_{r}" in ranks]
-    df = ranks.sort_values(f"rank_{rules[0]}", kind="stable")
-    if top is not None and len(df) > top:
-        keep = (np.arange(len(df)) < top) | df["system"].isin(list(highlight)).to_numpy()
-        df = df[keep]
+    df = ranks[ranks["system"].astype(str).isin(chart_systems(ranks, top, highlight))].sort_values(
+        f"rank_{rules[0]}", kind="stable")
     x = [RULE_LABELS[r] for r in rules]
+    names = df["system"].astype(str).to_numpy()
+    ranks_ = df[[f"rank_{r}" for r in rules]].to_numpy(dtype=float)
+    pareto = (df["pareto_means"].fillna(False).to_numpy(dtype=bool) if "pareto_means" in df
+              else np.zeros(len(df), dtype=bool))
+    hover = [f"{s}{' (Pareto-optimal)' if p else ''}" for s, p in zip(names, pareto, strict=True)]
     fig = go.Figure()
-    for _, row in df.iterrows():
-        name = str(row["system"])
-        role = highlight.get(name)
-        color = COLOR_A if role == "A" else COLOR_B if role == "B" else COLOR_OTHER
-        pareto = bool(row.get("pareto_means", False))
+    # the other systems in one grey trace (NaN between two systems' lines), A and B on top
+    plain = np.flatnonzero([s not in highlight for s in names])
+    if plain.size:
+        n, k = plain.size, len(rules)
+        ys = np.column_stack([ranks_[plain], np.full(n, np.nan)]).ravel()
+        gap = np.full((n, 1), None, dtype=object)
         fig.add_trace(go.Scatter(
-            x=x, y=[row[f"rank_{r}"] for r in rules], mode="lines+markers",
-            name=short(name, 24), showlegend=role is not None,
-            line=dict(color=color, width=3 if role else 1.5),
-            marker=dict(symbol="diamond" if pareto else "circle", size=8 if pareto else 5),
-            hovertemplate=f"{name}{' (Pareto-optimal)' if pareto else ''}<br>%{{x}}: rank "
-                          "%{y}<extra></extra>"))
+            x=np.tile([*x, None], n), y=ys, mode="lines+markers", name="other systems",
+            showlegend=False, line=dict(color=COLOR_OTHER, width=1.5),
+            marker=dict(symbol=np.repeat(np.where(pareto[plain], "diamond", "circle"), k + 1),
+                        size=np.repeat(np.where(pareto[plain], 8, 5), k + 1)),
+            text=np.hstack([np.repeat(np.asarray(hover, dtype=object)[plain, None], k, axis=1),
+                            gap]).ravel(),
+            hovertemplate="%{text}<br>%{x}: rank %{y}<extra></extra>"))
+    for i in np.flatnonzero([s in highlight for s in names]):
+        role = highlight[names[i]]
+        fig.add_trace(go.Scatter(
+            x=x, y=ranks_[i], mode="lines+markers", name=short(names[i], 24),
+            line=dict(color=COLOR_A if role == "A" else COLOR_B if role == "B" else COLOR_OTHER,
+                      width=3),
+            marker=dict(symbol="diamond" if pareto[i] else "circle", size=8 if pareto[i] else 5),
+            hovertemplate=f"{hover[i]}<br>%{{x}}: rank %{{y}}<extra></extra>"))
     fig.update_yaxes(autorange="reversed", title="rank (1 = best)")
     fig.update_xaxes(title="aggregation rule")
     return layout(fig, title, height=460, legend_below=True)

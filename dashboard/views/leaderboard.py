@@ -11,7 +11,12 @@ from dashboard.data import live, meta, view
 from dashboard.figures import short
 from dashboard.figures.pr_plane import pr_plane_figure
 from dashboard.figures.ranking import COLLAPSE_AT, MANY_SYSTEMS, hasse_figure
-from dashboard.figures.uncertainty import RULE_LABELS, aggregation_figure, rank_intervals_figure
+from dashboard.figures.uncertainty import (
+    RULE_LABELS,
+    aggregation_figure,
+    chart_systems,
+    rank_intervals_figure,
+)
 from metrics.analyses.baselines import BASELINES
 
 
@@ -274,9 +279,14 @@ def _below() -> None:
                                     "rule_b": st.column_config.TextColumn("vs rule", width=120),
                                     "kendall_tau": st.column_config.NumberColumn(
                                         "Kendall \u03c4", format="%.2f", width=90)})
-        st.dataframe(agg.flips[["system_a", "system_b", "uir", "uir_robust"]], key="lb_flips",
+        # the flips among the chart's systems: at 150 systems all of them are some 8,000 rows
+        # (400 KB sent on every rerun) that nobody reads in a table this size
+        shown = set(chart_systems(agg.ranks, n_top, highlight))
+        flips = agg.flips[agg.flips["system_a"].astype(str).isin(shown)
+                          & agg.flips["system_b"].astype(str).isin(shown)]
+        st.dataframe(flips[["system_a", "system_b", "uir", "uir_robust"]], key="lb_flips",
                      hide_index=True, width="stretch",
-                     height=ui.table_height(len(agg.flips), 260),
+                     height=ui.table_height(len(flips), 260),
                      column_config={
                          "system_a": st.column_config.TextColumn("A (first by F\u03b1)", width=170),
                          "system_b": st.column_config.TextColumn("B", width=170),
@@ -284,8 +294,12 @@ def _below() -> None:
                          "uir_robust": st.column_config.CheckboxColumn(
                              "robust", width=60, help="UIR calls one of the two an improvement on "
                                                       "the other (threshold and profile above)")})
-        st.caption("The pairs that two rules order differently; `unanimity compare` writes all of "
-                   "them with every rule's order to `aggregation_flips.csv`.")
+        st.caption(("The pairs that two rules order differently"
+                    if len(flips) == len(agg.flips) else
+                    f"Of the {len(agg.flips)} pairs that two rules order differently, the "
+                    f"{len(flips)} whose two systems are both on the chart")
+                   + "; `unanimity compare` writes all of them with every rule's order to "
+                   "`aggregation_flips.csv`.")
 
 
 # a cold open draws the rest of the page once the browser shows the curves: drawn with them, all

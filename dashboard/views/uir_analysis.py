@@ -86,7 +86,9 @@ if comp is not None:
         if chosen and chosen != st.session_state.get("_uir_last_click"):
             st.session_state["_uir_last_click"] = chosen
             v.choose(chosen[0], chosen[1])
-            st.switch_page("views/compare.py")
+            # the sidebar's widgets are bound to the address and write it again on the next run;
+            # a plain switch would clear the address, which Streamlit refuses for bound values
+            st.switch_page("views/compare.py", query_params={})
 
     with ui.guard("The weakest-metric analysis"):
         wm = comp.weakest_metric
@@ -96,7 +98,7 @@ if comp is not None:
             st.caption("**Weakest-metric improvement vs UIR**: no pair's mean difference "
                        "improves every metric, so there is nothing to plot.")
         else:
-            ui.plot(figures.weakest_metric_figure(wp, names, wm.pearson_r),
+            ui.plot(figures.weakest_metric_figure(wp, names, wm.pearson_r, system=cfg.a),
                     key="uir_weakest", sel=sel, filename="weakest_metric_vs_uir")
             st.caption("Pairs whose mean difference improves every metric: the smallest of "
                        "those improvements against UIR. UIR grows with the weakest improvement, "

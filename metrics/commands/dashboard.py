@@ -58,6 +58,9 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
         "--server.address", args.address,
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
+        # the pages write every element with a call: no bare expression for Streamlit's
+        # "magic" to show, so no rewriting of each page's code on its first run
+        "--runner.magicEnabled", "false",
         "--server.maxUploadSize", "1024",
         "--theme.base", "light",
         "--theme.primaryColor", "#0072B2",

@@ -212,7 +212,8 @@ def _micro_roots(curves: Curves, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarr
 #   :func:`_roots_vec`);
 # * micro averaging: the closed form of :func:`_micro_roots`, vectorised.
 
-_PAIR_CELLS = 2_000_000  # pairs x grid points per chunk
+#: pairs x grid points per chunk: arrays of 256 KB, which stay in the cache and are reused
+_PAIR_CELLS = 1 << 15
 
 
 @dataclass(frozen=True)

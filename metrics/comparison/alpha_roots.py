@@ -41,7 +41,8 @@ XTOL = 1e-13
 RTOL = 4 * np.finfo(float).eps
 #: Halley steps before a bracket is handed to :func:`roots_vec`.
 HALLEY_STEPS = 12
-_BRACKET_CELLS = 1_000_000  # brackets x topics per chunk of :func:`crossing_roots`
+#: brackets x topics per chunk of :func:`crossing_roots` (arrays of 512 KB, kept in the cache)
+_BRACKET_CELLS = 1 << 16
 
 
 def _side_sum(curves: Curves, rows: np.ndarray, a: np.ndarray) -> np.ndarray:

@@ -159,6 +159,12 @@ def pair_tests(
     return pair_tests_cube(cube, directions, test, correction, seed, n_resamples, family, tol)
 
 
+#: pairs x topics per chunk of :func:`pair_tests_cube` (arrays of 256 KB, kept in the cache)
+_PAIR_CELLS = 1 << 15
+#: ... for the randomisation test, whose sign vectors are drawn once per chunk
+_RANDOMIZATION_CELLS = 2_000_000
+
+
 def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str = DEFAULT_TEST,
                     correction: str = DEFAULT_CORRECTION, seed=0,
                     n_resamples: int = DEFAULT_RESAMPLES, family: str = "metric",
@@ -176,7 +182,10 @@ def pair_tests_cube(cube, directions: Mapping[str, int] | None = None, test: str
     delta = np.full((n_up, M), np.nan)
     n_used = np.zeros((n_up, M), dtype=np.int64)
     rng = np.random.default_rng(seed)
-    step = max(1, 2_000_000 // max(1, T))
+    # pairs per chunk: arrays of 256 KB (kept in the cache); the randomisation test draws its
+    # sign vectors once per chunk, so its chunks keep the size its p-values were drawn with
+    cells = _RANDOMIZATION_CELLS if test == "randomization" else _PAIR_CELLS
+    step = max(1, cells // max(1, T))
     for m in range(M):
         X = cube.values[:, :, m]
         for r0 in range(0, n_up, step):

@@ -35,12 +35,13 @@ Derived quantities, for S systems:
   separates them.
 * **Hasse diagram**: the transitive reduction of the order between blocks.
 
-Cost: S x S boolean relations and float32 products (24 bytes a cell, checked against the
-compute budget before they exist, :mod:`metrics.compute_budget`); the closure by repeated
-squaring takes log2(longest chain) products of O(S^3) BLAS work, a fraction of a second at the
-systems ``compare`` allows by default. Where the relation is already transitive (unanimity on
-two averages, ``check-reported``) :mod:`metrics.comparison.rank_bounds` counts the intervals
-directly.
+Cost: S x S boolean relations (at most 24 bytes a cell, checked against the compute budget
+before they exist, :mod:`metrics.compute_budget`); the closure (Warshall) and the Hasse diagram's
+paths of two edges take S steps each over bit-packed rows, O(S^3 / 8) byte operations, a
+fraction of a second at the systems ``compare`` allows by default, and no BLAS call (whose
+worker threads spin on after a product of this size). Where the relation is already
+transitive (unanimity on two averages, ``check-reported``) :mod:`metrics.comparison.rank_bounds`
+counts the intervals directly.
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ __all__ = ["TieRanking", "tie_ranking", "ranking_from_comparison", "ranking_late
 RANKING_COLUMNS: tuple[str, ...] = ("system", "rank_low", "rank_high", "group")
 #: Default UIR threshold of a robust improvement (:data:`metrics.comparison.uir.DEFAULT_THRESHOLD`).
 DEFAULT_RANK_THRESHOLD = DEFAULT_THRESHOLD
-#: Working memory per cell of the S x S relations (boolean relations, the closure's float32
-#: products, the covering relation), checked against the compute budget before they exist.
+#: Working memory per cell of the S x S relations (boolean relations, the closure and the paths
+#: of two edges, the covering relation; an upper bound), checked against the compute budget
+#: before they exist.
 MATRIX_BYTES = 24
 
 
@@ -186,13 +188,29 @@ def ranking_latex(ranking, caption_metric: str = "F", top: int | None = None,
 
 
 def _closure(adj: np.ndarray) -> np.ndarray:
-    """Transitive closure of a boolean adjacency matrix by repeated squaring (log2 S products)."""
-    reach = adj.astype(np.float32)
-    while True:
-        nxt = ((reach + reach @ reach) > 0).astype(np.float32)
-        if np.array_equal(nxt, reach):
-            return reach > 0
-        reach = nxt
+    """Transitive closure of a boolean adjacency matrix (Warshall): for each k in turn, every
+    row that reaches k also reaches what k reaches. Rows are bit-packed, so one step ORs
+    S / 8 bytes into each row that reaches k."""
+    n = adj.shape[0]
+    reach = np.packbits(adj, axis=1)
+    for k in range(n):
+        rows = np.flatnonzero((reach[:, k >> 3] >> (7 - (k & 7))) & 1)
+        if rows.size:
+            reach[rows] |= reach[k]
+    return np.unpackbits(reach, axis=1, count=n).astype(bool)
+
+
+def _two_steps(clos: np.ndarray) -> np.ndarray:
+    """``(i, j)`` joined by a path of two edges of ``clos`` (some k with ``clos[i, k]`` and
+    ``clos[k, j]``): the boolean product of ``clos`` with itself, bit-packed rows."""
+    n = clos.shape[0]
+    packed = np.packbits(clos, axis=1)
+    out = np.zeros_like(packed)
+    for k in range(n):
+        rows = np.flatnonzero(clos[:, k])
+        if rows.size:
+            out[rows] |= packed[k]
+    return np.unpackbits(out, axis=1, count=n).astype(bool)
 
 
 def _levels(above_blocks: np.ndarray) -> np.ndarray:
@@ -283,8 +301,7 @@ def tie_ranking(
     n_below = above.sum(axis=1)
     group = _levels(bclos)[block]
     # Hasse diagram: covering relation between blocks = closure minus paths of length >= 2
-    f = bclos.astype(np.float32)
-    cover = bclos & ~((f @ f) > 0)
+    cover = bclos & ~_two_steps(bclos)
     ci, cj = np.nonzero(cover[block[:, None], block[None, :]])
     hasse = pd.DataFrame({"upper": np.asarray(names, dtype=object)[ci],
                           "lower": np.asarray(names, dtype=object)[cj]})

@@ -320,8 +320,13 @@ def _uir_counts(X: np.ndarray, tol: float):
     S, T, M = X.shape
     valid = ~np.isnan(X).any(axis=2)
     codes = [_rank_codes(X[:, :, m], valid, tol) for m in range(M)]
-    vf = valid.astype(np.float64)
-    n_topics = np.rint(vf @ vf.T).astype(np.int64)
+    # topics both systems have; an integer product, not a BLAS call (whose worker threads spin
+    # on after a product of this size)
+    if valid.all():
+        n_topics = np.full((S, S), T, dtype=np.int64)
+    else:
+        vi = valid.astype(np.int64)
+        n_topics = vi @ vi.T
     n_ge = np.zeros((S, S), dtype=np.int64)
     n_tied = np.zeros((S, S), dtype=np.int64)
     k = int(max(1, min(S, 4_000_000 // max(1, S * T))))

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
 
 from metrics.reports.bundle_manifest import PARQUET_ROWS
-from metrics.reports.table_output import column_kinds, table_files
+from metrics.reports.table_output import column_kinds, typed_table, write_csv, write_parquet
 
-__all__ = ["WRITERS", "put_file", "write_table_files", "write_tables"]
+__all__ = ["WRITERS", "put_file", "stream_file", "write_table_files", "write_tables"]
 
 #: Threads writing a bundle's tables at most (one per core below that).
 WRITERS = 4
@@ -36,16 +36,49 @@ def put_file(out: Path, name: str, data: bytes) -> tuple[dict, Path]:
     return {"file": name, "sha256": hashlib.sha256(data).hexdigest()}, path
 
 
+class _HashedFile:
+    """A binary file that hashes (SHA-256) what is written to it, as it is written."""
+
+    def __init__(self, path: Path) -> None:
+        self._fh = open(path, "wb")  # noqa: SIM115 - closed by stream_file (its finally)
+        self.sha256 = hashlib.sha256()
+        self.closed = False
+
+    def write(self, data) -> int:
+        self.sha256.update(data)
+        return self._fh.write(data)
+
+    def flush(self) -> None:
+        self._fh.flush()
+
+    def close(self) -> None:
+        self._fh.close()
+        self.closed = True
+
+
+def stream_file(out: Path, name: str, write: Callable[[_HashedFile], None]) -> tuple[dict, Path]:
+    """:func:`put_file` of what ``write(sink)`` writes to ``sink``, streamed to ``out/name``
+    and hashed as it goes (no copy of the whole file in memory)."""
+    path = out / name
+    sink = _HashedFile(path)
+    try:
+        write(sink)
+    finally:
+        sink.close()
+    return {"file": name, "sha256": sink.sha256.hexdigest()}, path
+
+
 def write_table_files(out: Path, name: str, df: pd.DataFrame,
                       parquet_rows: int = PARQUET_ROWS) -> tuple[dict, list[Path]]:
-    """``NAME.csv`` (and ``NAME.parquet`` from ``parquet_rows`` rows) of one table: its
-    manifest entry and the paths written."""
+    """``NAME.csv`` (and ``NAME.parquet`` from ``parquet_rows`` rows) of one table, from one
+    Arrow conversion, each streamed to its file: its manifest entry and the paths written."""
     kinds = column_kinds(df)
-    text, twin = table_files(df, kinds, parquet=len(df) >= parquet_rows)
-    csv, path = put_file(out, f"{name}.csv", text)
+    typed = typed_table(df, kinds)
+    csv, path = stream_file(out, f"{name}.csv", lambda sink: write_csv(typed, kinds, sink))
     entry, paths = {**csv, "kind": "table", "rows": len(df), "columns": kinds}, [path]
-    if twin is not None:
-        entry["parquet"], path = put_file(out, f"{name}.parquet", twin)
+    if len(df) >= parquet_rows:
+        entry["parquet"], path = stream_file(out, f"{name}.parquet",
+                                             lambda sink: write_parquet(typed, kinds, sink))
         paths.append(path)
     return entry, paths
 

@@ -18,9 +18,10 @@ dashboard's downloads write is made here, by :func:`table_bytes` / :func:`write_
   whole number with its ``.0``: ``0.1``, ``1.0``, ``1e-7``), ``NaN`` as an empty cell, booleans
   as ``True`` / ``False``, lists ``;``-separated (list_str elements with ``%`` written ``%25``
   and ``;`` written ``%3B``). No cell is quoted unless one of the table holds a quote, the
-  delimiter or a line break; then every text cell is (Arrow quotes by column type).
+  delimiter or a line break; then every text cell is (Arrow quotes by column type). The text
+  is made and written a batch of rows at a time (:func:`write_csv`), straight to its file.
 
-Parquet (:func:`table_files`) holds the same columns typed, names exactly as they are: a
+Parquet (:func:`write_parquet`) holds the same columns typed, names exactly as they are: a
 typed file has no formulas to neutralise.
 """
 
@@ -41,7 +42,7 @@ import pyarrow.parquet as pq
 
 __all__ = ["KINDS", "FORMULA_START", "LIST_SEP", "neutralise", "restore", "unquote_read_back",
            "column_kinds", "arrow_column", "typed_table", "table_bytes", "write_table",
-           "table_files"]
+           "write_csv", "write_parquet", "BATCH_ROWS"]
 
 #: Column kinds a table may declare (the bundle's manifest names one per column).
 KINDS: tuple[str, ...] = ("str", "int", "float", "bool", "list_float", "list_str")
@@ -49,6 +50,8 @@ KINDS: tuple[str, ...] = ("str", "int", "float", "bool", "list_float", "list_str
 FORMULA_START = "=+-@\t\r"
 QUOTE = "'"
 LIST_SEP = ";"
+#: Rows formatted at a time by :func:`write_csv`.
+BATCH_ROWS = 16_384
 _RISKY = r"^[=+\-@\t\r']"  # a formula character, or the quote that the escaping itself uses
 _NUMBER = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"
 
@@ -75,10 +78,17 @@ def neutralise(values) -> pa.Array:
 def _neutralised(values) -> tuple[pa.Array, pa.Array]:
     """:func:`neutralise`'s cells and their distinct values (what a scan of the cells, such as
     the CSV writer's test for characters that need quoting, has to look at only once)."""
+    codes, safe = _neutralised_codes(values)
+    return pc.take(safe, codes), safe
+
+
+def _neutralised_codes(values) -> tuple[pa.Array, pa.Array]:
+    """:func:`neutralise` as codes into the distinct values, neutralised: the cells are
+    ``take(distinct, codes)``, built a slice at a time by the CSV writer."""
     codes = pc.dictionary_encode(_text(values))
     names = codes.dictionary
     safe = pc.if_else(_risky(names), pc.binary_join_element_wise(QUOTE, names, ""), names)
-    return pc.take(safe, codes.indices), safe
+    return codes.indices, safe
 
 
 def _risky(names: pa.Array) -> pa.Array:
@@ -211,7 +221,10 @@ def _csv_column(arr: pa.Array, kind: str) -> tuple[pa.Array, pa.Array | None]:
             flat = _float_text(flat)
         else:
             flat = pc.replace_substring(pc.replace_substring(flat, "%", "%25"), LIST_SEP, "%3B")
-        joined = pc.binary_join(pa.ListArray.from_arrays(arr.offsets, flat), LIST_SEP)
+        offsets = arr.offsets  # of a slice: into the whole values, which flat starts at
+        if len(arr) and offsets[0].as_py():
+            offsets = pc.subtract(offsets, offsets[0])
+        joined = pc.binary_join(pa.ListArray.from_arrays(offsets, flat), LIST_SEP)
         joined = pc.if_else(arr.is_null(), pa.scalar(None, pa.string()), joined)
         text, distinct = _neutralised(joined)  # "-0.5;0.25" is not a number either
         return text, distinct if kind == "list_str" else None
@@ -224,24 +237,54 @@ def typed_table(df: pd.DataFrame, kinds: Mapping[str, str]) -> pa.Table:
                                 names=[str(c) for c in df.columns])
 
 
-def _csv_buffer(typed: pa.Table, kinds: Mapping[str, str], delimiter: str) -> pa.Buffer:
-    """The CSV text of ``typed`` in one native buffer (header and body, never copied to Python)."""
+def write_csv(typed: pa.Table, kinds: Mapping[str, str], sink, delimiter: str = ",") -> None:
+    """Write the CSV text of ``typed`` (header and body) to ``sink`` (an Arrow output stream or
+    a binary file object), :data:`BATCH_ROWS` rows at a time.
+
+    The text columns are encoded once for the whole table (their distinct values decide whether
+    the table needs quotes); the numbers, booleans and lists are formatted a batch at a time, so
+    that the text in memory is a few megabytes whatever the size of the table.
+    """
     names = typed.column_names
-    columns, distinct = zip(*(_csv_column(typed.column(i).combine_chunks(), kinds[name])
-                              for i, name in enumerate(names)), strict=True) if names else ((), ())
+    columns = [typed.column(i).combine_chunks() for i in range(len(names))]
     header = neutralise(names)
+    whole: dict[int, tuple[pa.Array, pa.Array | None]] = {}  # codes into distinct text, or text
+    distinct = [header]
+    for i, name in enumerate(names):
+        if kinds[name] == "str":
+            codes, safe = _neutralised_codes(columns[i])
+            whole[i] = (codes, safe)
+            distinct.append(safe)
+        elif kinds[name] == "list_str":
+            text, safe = _csv_column(columns[i], "list_str")
+            whole[i] = (text, None)
+            distinct.append(safe)
     special = "[\"\r\n" + re.escape(delimiter) + "]"  # numbers and booleans never hold one
-    quote = any(pc.any(pc.match_substring_regex(col, special)).as_py()
-                for col in [header, *(d for d in distinct if d is not None)])
-    text = pa.Table.from_arrays(list(columns), names=header.to_pylist())
-    sink = io.StringIO()  # the header by hand: Arrow quotes it whatever the quoting style
-    csv.writer(sink, delimiter=delimiter, lineterminator="\n",
-               quoting=csv.QUOTE_ALL if quote else csv.QUOTE_MINIMAL).writerow(text.column_names)
-    out = pa.BufferOutputStream()
-    out.write(sink.getvalue().encode("utf-8"))
-    pacsv.write_csv(text, out, pacsv.WriteOptions(
-        include_header=False, delimiter=delimiter, quoting_style="needed" if quote else "none"))
-    return out.getvalue()
+    quote = any(pc.any(pc.match_substring_regex(col, special)).as_py() for col in distinct)
+    head = io.StringIO()  # the header by hand: Arrow quotes it whatever the quoting style
+    csv.writer(head, delimiter=delimiter, lineterminator="\n",
+               quoting=csv.QUOTE_ALL if quote else csv.QUOTE_MINIMAL).writerow(header.to_pylist())
+    sink.write(head.getvalue().encode("utf-8"))
+    if not names:
+        return
+    options = pacsv.WriteOptions(include_header=False, delimiter=delimiter,
+                                 quoting_style="needed" if quote else "none")
+    writer = None
+    for r0 in range(0, typed.num_rows, BATCH_ROWS):
+        batch = []
+        for i, name in enumerate(names):
+            if i in whole:
+                cells, safe = whole[i]
+                part = cells.slice(r0, BATCH_ROWS)
+                batch.append(pc.take(safe, part) if safe is not None else part)
+            else:
+                batch.append(_csv_column(columns[i].slice(r0, BATCH_ROWS), kinds[name])[0])
+        table = pa.Table.from_arrays(batch, names=header.to_pylist())
+        if writer is None:
+            writer = pacsv.CSVWriter(sink, table.schema, write_options=options)
+        writer.write_table(table)
+    if writer is not None:
+        writer.close()
 
 
 def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,
@@ -249,7 +292,9 @@ def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,
     """The CSV (``delimiter=","``) or TSV (``"\\t"``) text of ``df`` under the output policy,
     UTF-8, header first, text quoted (and quotes doubled)."""
     kinds = dict(kinds or column_kinds(df))
-    return _csv_buffer(typed_table(df, kinds), kinds, delimiter).to_pybytes()
+    sink = pa.BufferOutputStream()
+    write_csv(typed_table(df, kinds), kinds, sink, delimiter)
+    return sink.getvalue().to_pybytes()
 
 
 def write_table(df: pd.DataFrame, path: str | Path, kinds: Mapping[str, str] | None = None,
@@ -260,19 +305,10 @@ def write_table(df: pd.DataFrame, path: str | Path, kinds: Mapping[str, str] | N
     return data
 
 
-def table_files(df: pd.DataFrame, kinds: Mapping[str, str],
-                parquet: bool) -> tuple[pa.Buffer, pa.Buffer | None]:
-    """The CSV text of ``df`` and, with ``parquet``, its Parquet twin (each column typed by its
-    kind, names exactly as they are: a typed file has no formulas to neutralise), from one Arrow
-    conversion. Both are native buffers (``bytes(buf)`` for Python bytes): written and
-    fingerprinted through the buffer protocol, never copied."""
-    typed = typed_table(df, kinds)
-    twin = None
-    if parquet:
-        sink = pa.BufferOutputStream()
-        # dictionary pages for the text columns only (names repeat; numbers rarely do: a
-        # dictionary attempt on each float column costs more than it saves)
-        pq.write_table(typed, sink, use_dictionary=[
-            n for n in typed.column_names if kinds[n] in ("str", "list_str")])
-        twin = sink.getvalue()
-    return _csv_buffer(typed, kinds, ","), twin
+def write_parquet(typed: pa.Table, kinds: Mapping[str, str], sink) -> None:
+    """Write the Parquet twin of a table to ``sink``: each column typed by its kind, names
+    exactly as they are (a typed file has no formulas to neutralise)."""
+    # dictionary pages for the text columns only (names repeat; numbers rarely do: a dictionary
+    # attempt on each float column costs more than it saves)
+    pq.write_table(typed, sink, use_dictionary=[
+        n for n in typed.column_names if kinds[n] in ("str", "list_str")])

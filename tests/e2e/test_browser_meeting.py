@@ -1,6 +1,7 @@
 """The dashboard on a 1024x768 projector (headless Chromium): every page is in the top
-navigation, and a campaign too small for a significance test says so (that no table scrolls
-sideways on any page is test_browser_slides.py's). On RepLab 2013 (bundled), a 150-system x
+navigation, a campaign too small for a significance test says so (that no table scrolls
+sideways on any page is test_browser_slides.py's), and the 150-system table's UIR analysis
+draws its 11,175 pairs as a density in which a click on one of A's points opens that pair. On RepLab 2013 (bundled), a 150-system x
 200-topic score table and a 2-system x 3-topic one; screenshots under ``$UNANIMITY_TEST_OUTPUT/screenshots`` (default ``test-output/screenshots``).
 """
 
@@ -8,13 +9,20 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: shared score tables
-from dashboard_server import OUT, dashboard_server, free_port, ready  # noqa: E402
+from dashboard_server import (  # noqa: E402
+    OUT,
+    SIDEWAYS,
+    dashboard_server,
+    free_port,
+    ready,
+    screenshots,
+)
 from score_examples import random_score_table  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -47,6 +55,14 @@ def server(request, tables):
 def small(tables):
     with dashboard_server([str(tables["two"])], free_port(),
                           OUT.parent / "dashboard-meeting-two.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def many(tables):
+    """The 150-system table alone (11,175 pairs) for the UIR analysis' density view."""
+    with dashboard_server([str(tables["s150"])], free_port(),
+                          OUT.parent / "dashboard-meeting-many.log") as url:
         yield url
 
 
@@ -176,4 +192,38 @@ def test_each_page_zips_its_own_figures(browser, small, tmp_path, path, title):
     pg.goto(f"{small}/data")
     ready(pg, "Data")
     assert pg.locator(".st-key-dl_page_figures").count() == 0
+    ctx.close()
+
+
+def test_many_pairs_are_a_density_and_a_point_opens_its_pair(browser, many):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(120_000)
+    page.goto(f"{many}/uir")
+    ready(page, "UIR analysis")
+    dfu = page.locator(".st-key-uir_dfu")
+    dfu.scroll_into_view_if_needed()
+    dfu.locator(".main-svg").first.wait_for()
+    assert "all 11,175 pairs" in dfu.inner_text()
+    for key in ("uir_dfu", "uir_weakest"):  # drawn without WebGL
+        assert page.locator(f".st-key-{key} canvas").count() == 0, key
+    assert page.evaluate(SIDEWAYS) == []
+    screenshots(page, "many_pairs_uir")
+    # the points' pairs, as the browser holds them: every one has A in it
+    pairs = page.evaluate("""() => document.querySelector('.st-key-uir_dfu .js-plotly-plot')
+      .data.filter(t => t.type === 'scatter' && t.customdata).flatMap(t => t.customdata)""")
+    common = set(pairs[0]).intersection(*map(set, pairs))
+    assert len(pairs) == 149 and len(common) == 1
+    a = common.pop()
+    points = dfu.locator(".scatterlayer .trace .point")
+    assert points.count() >= 149  # A's pairs, and the selected pair's ring
+    box = points.nth(len(points.all()) // 2).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_timeout(300)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function("() => location.pathname.endsWith('/compare')", timeout=60_000)
+    ready(page, "Compare two systems")
+    q = parse_qs(urlparse(page.url).query)
+    assert a in (q["a"][0], q["b"][0])  # one of A's pairs
+    assert page.locator("[data-testid='stAlertContentError']").count() == 0
     ctx.close()
