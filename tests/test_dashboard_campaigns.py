@@ -140,7 +140,7 @@ def test_type_level_page_renders_the_rank_comparison(ud_app):
     # the mapping of another run: still clean, the page says how it was found
     runs = ud_app.selectbox(key="tl_sys").options
     ud_app.selectbox(key="tl_sys").set_value(runs[-1]).run()
-    ud_app.selectbox(key="tl_map").set_value("M-1 (integer program)").run()
+    ud_app.selectbox(key="tl_map").set_value("M-1 (many-to-one search)").run()
     assert_clean(ud_app)
     assert any("Found by majority: a proven optimum" in c.value for c in ud_app.caption)
     ud_app.selectbox(key="tl_sys").set_value("ctxkm-17").run()

@@ -234,8 +234,8 @@ def _small_sets(seed: int, monosemous: bool) -> tuple[list[set], list[set]]:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.booleans())
 def test_microc_many_to_one_against_every_mapping(seed, monosemous):
-    """MicroC under M-1 (the integer program of the products q_c · x_kc) against all n^m
-    mappings: F is the largest F of any mapping, P and R are those of the mapping returned, an
+    """MicroC under M-1 (the branch and bound when every type has one cluster, else the
+    integer program of the products q_c · x_kc) against all n^m mappings: F is the largest F of any mapping, P and R are those of the mapping returned, an
     optimal one (Reichart, Abend and Rappoport 2010, §4.2; tests/typelevel_bruteforce.py)."""
     gold, induced = _small_sets(seed, monosemous)
     e = TypeEntries.from_sets(gold, induced)
@@ -244,7 +244,9 @@ def test_microc_many_to_one_against_every_mapping(seed, monosemous):
     every = [brute_score(gold, induced, h)
              for h in all_mappings(e.n_clusters, e.n_classes, one_to_one=False)]
     top = max(s["microc_f"] for s in every)
-    assert best.exact and best.method == "integer program" and best.gap == 0.0
+    # one cluster per type: the branch and bound (microc_branch), else the integer program
+    method = "branch and bound" if max(len(b) for b in induced) <= 1 else "integer program"
+    assert best.exact and best.method == method and best.gap == 0.0
     assert best.value == pytest.approx(top, abs=1e-12)
     mine = brute_score(gold, induced, {k: int(c) for k, c in enumerate(best.target)})
     got = mapping_scores(e, best.target)
@@ -320,14 +322,14 @@ def test_bundled_polysemous_run_is_exact_for_macro_and_micro(ewt):
 
 
 def test_bundled_microc_is_exact_with_a_longer_search(ewt):
-    """On real topics the MicroC program proves its optimum given time, at or above hill
+    """On real topics the MicroC branch and bound proves its optimum given time, at or above hill
     climbing's score, and the default's quick bound contains it (docs/type-level.md)."""
     run = ewt.aligned("brown-17", "penalize").membership
     entries = topic_entries(ewt.gold_membership, run, ewt.item_type, ewt.item_topic, ewt.n_topics)
     for te in (entries[2], entries[5]):
         quick = best_mapping(te.entries, "microc", "many_to_one")
         full = best_mapping(te.entries, "microc", "many_to_one", time_limit=120)
-        assert full.exact and full.method == "integer program" and full.gap == 0.0
+        assert full.exact and full.method == "branch and bound" and full.gap == 0.0
         assert quick.value <= full.value + 1e-12
         assert full.value <= quick.value + quick.gap + 1e-9
 

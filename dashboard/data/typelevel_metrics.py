@@ -17,4 +17,4 @@ TYPE_METRICS: tuple[str, ...] = tuple(
 #: the mapping section's choices, the first of each the page opens on (and the warm-up computes)
 MEASURES: dict[str, str] = {"MacroI (P, R, F)": "macro", "MicroI": "micro", "MicroC": "microc"}
 MAPPINGS: dict[str, str] = {"1-1 (optimal assignment)": "one_to_one",
-                            "M-1 (integer program)": "many_to_one"}
+                            "M-1 (many-to-one search)": "many_to_one"}

@@ -110,8 +110,8 @@ class TypeMapping:
         The measure it maximises (``macro``, ``micro``, ``microc``) and the kind of mapping.
     method : str
         ``assignment`` (1-1), ``majority`` (M-1, every type in at most one cluster),
-        ``integer program`` (M-1, solved to optimality: HiGHS, or for MicroC when every type
-        has at most one cluster the branch and bound of
+        ``integer program`` (M-1, solved to optimality by HiGHS), ``branch and bound``
+        (M-1, MicroC when every type has at most one cluster, solved to optimality by
         :mod:`metrics.measures.typelevel.microc_branch`) or ``hill climbing`` (M-1, the
         search stopped at its time limit: the best mapping found).
     exact : bool
@@ -338,7 +338,7 @@ def _microc_branch(t: _Tables, start: np.ndarray, time_limit: float) -> TypeMapp
     (:mod:`metrics.measures.typelevel.microc_branch`), hill climbing's polish at its limit."""
     found = branch_and_bound(t.cluster_size, t.w_macro, t.class_size, start, time_limit)
     if found.proven:
-        return TypeMapping(found.target, "microc", "many_to_one", "integer program", True,
+        return TypeMapping(found.target, "microc", "many_to_one", "branch and bound", True,
                            t.value("microc", found.target), 0.0)
     best = climb(t, "microc", found.target)
     value = t.value("microc", best)
