@@ -21,7 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: shared score tables
-from dashboard_server import BELOW, dashboard_server, free_port  # noqa: E402
+from dashboard_server import BELOW, dashboard_server, free_port, ready  # noqa: E402
 from score_examples import random_score_table  # noqa: E402
 
 from metrics.measures.scoring import evaluate
@@ -146,9 +146,11 @@ def test_cold_open_spinner_then_first_chart(page, server):
     with open(OUT.parent / "timings.txt", "a") as f:
         f.write(f"cold open: connected {shell:.2f}s, spinner or chart {feedback:.2f}s, "
                 f"first chart {elapsed:.2f}s\n")
-    # about 1 s: 0.4-1.0 s measured on the 2-core machine while the warm-up thread computes
-    # (docs/dashboard-in-use.md, "Cold open"); the bound leaves room for a loaded machine
-    assert feedback - shell < 1.5
+    # 0.4-1.0 s measured on the 2-core machine with the page opened a few seconds after the
+    # server (docs/dashboard-in-use.md, "Cold open"); opened the moment the port opens, as here,
+    # the warm-up thread is still importing and loading: 1.4-1.55 s measured on the quiet
+    # machine. The bound catches a blank main area, not a slow one (the bench times that)
+    assert feedback - shell < 2.0
     assert elapsed < HUNG_S
     # the rest of the page is drawn once the first chart is seen; then the spinner goes
     page.locator(BELOW).wait_for(state="detached")
@@ -255,6 +257,9 @@ def test_upload_and_download(page, server, tmp_path, demo_campaign):
     target.parent.mkdir(parents=True, exist_ok=True)
     dl.value.save_as(str(target))
     assert target.read_text().splitlines()[0] == "system,topic,metric,value"
+    # a download button reruns the page: a click during that run can be lost with the button
+    # it redraws, so the next click waits for the run to end
+    ready(page, "Export")
     # the pairs CSV is written on the click only (it grows with the square of the systems)
     with page.expect_download() as dl:
         page.get_by_role("button", name="All pairs").click()
