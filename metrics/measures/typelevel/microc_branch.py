@@ -84,7 +84,7 @@ _PRICE_SWEEPS = 4
 _PLAIN_SHARE = 0.15
 _ROOT_SHARE = 0.35
 #: Subgradient steps on the multipliers at each node of the second phase.
-_NODE_STEPS = 3
+_NODE_STEPS = 6
 
 
 @dataclass(frozen=True)
