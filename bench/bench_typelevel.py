@@ -16,9 +16,6 @@
   runs, every topic with an equal share (60 s / 23) of the run's 60 s: per run the topics proven
   exact, CPU and wall seconds, the largest gap left; ratio 60 s / the slowest run's wall time
   when every run is exact (0 otherwise).
-* ``typelevel_ud_ewt_microc_exact_carry``: the same with the run's 60 s shared as it goes: each
-  topic gets the run's time left divided by its topics left (what an easy topic leaves goes to
-  the later ones).
 * ``typelevel_macro11_1M``: 1-1 MacroI (with MicroI and MicroC, which share the work) on one
   topic of 1,000,000 tokens, 50 gold tags and 200 clusters over 60,000 Zipf-distributed word
   types (a third of the tokens tagged away from their type's main tag), from the token arrays
@@ -79,12 +76,10 @@ def bench_ud_ewt_many_to_one() -> tuple[str, float, str]:
             f"topics: {t:.1f} s (target 60 s); not exact: {'; '.join(notes) or 'none'}")
 
 
-def bench_ud_ewt_microc_exact(seconds_per_run: float = 60.0,
-                              carry: bool = False) -> tuple[str, float, str]:
+def bench_ud_ewt_microc_exact(seconds_per_run: float = 60.0) -> tuple[str, float, str]:
     """MicroC under M-1, searched to proof, run by run: each topic gets an equal share of the
-    run's 60 s (``carry``: the run's time left divided by its topics left, so that the time an
-    easy topic does not use goes to the later ones); per run the topics proven exact, the CPU
-    and wall seconds and the largest gap left (docs/type-level.md)."""
+    run's 60 s; per run the topics proven exact, the CPU and wall seconds and the largest gap
+    left (docs/type-level.md)."""
     camp = load(ROOT / "demo_data" / "ud-ewt")
     share = seconds_per_run / camp.n_topics
     parts, worst = [], 0.0
@@ -93,10 +88,7 @@ def bench_ud_ewt_microc_exact(seconds_per_run: float = 60.0,
         entries = topic_entries(camp.gold_membership, run, camp.item_type, camp.item_topic,
                                 camp.n_topics)
         cpu0, wall0 = time.process_time(), time.perf_counter()
-        found = []
-        for left, te in zip(range(len(entries), 0, -1), entries, strict=True):
-            limit = (seconds_per_run - (time.perf_counter() - wall0)) / left if carry else share
-            found.append(best_mapping(te.entries, "microc", "many_to_one", max(limit, 0.0)))
+        found = [best_mapping(te.entries, "microc", "many_to_one", share) for te in entries]
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
         exact = sum(f.exact for f in found)
         gaps = [f.gap for f in found if not f.exact]
@@ -106,10 +98,8 @@ def bench_ud_ewt_microc_exact(seconds_per_run: float = 60.0,
         parts.append(f"{system} {exact}/{len(found)} exact, cpu {cpu:.1f} s, wall {wall:.1f} s"
                      + (f", gap <= {gap:.3f}" if exact < len(found) else "")
                      + (f" ({unknown} without a bound)" if unknown else ""))
-    name = "typelevel_ud_ewt_microc_exact" + ("_carry" if carry else "")
-    head = ("the run's time left / its topics left" if carry
-            else f"{share:.2f} s a topic")
-    return (name, seconds_per_run / worst if worst else math.inf, f"{head}: " + "; ".join(parts))
+    return ("typelevel_ud_ewt_microc_exact", seconds_per_run / worst if worst else math.inf,
+            f"{share:.2f} s a topic: " + "; ".join(parts))
 
 
 def _synthetic(n_tokens=1_000_000, n_types=60_000, n_tags=50, n_clusters=200, seed=7):
@@ -152,7 +142,7 @@ def bench_macro11_1m() -> tuple[str, float, str]:
 def run() -> list[tuple[str, float, str]]:
     """Run every benchmark; (name, ratio, detail) each, ratio >= 1 meets the target."""
     return [bench_ud_ewt(), bench_ud_ewt_many_to_one(), bench_ud_ewt_microc_exact(),
-            bench_ud_ewt_microc_exact(carry=True), bench_macro11_1m()]
+            bench_macro11_1m()]
 
 
 if __name__ == "__main__":

@@ -31,11 +31,9 @@ class c, U_c = S⁰_c + Σ s_k and W̄_c = W⁰_c + Σ w_kc over the remaining c
 * **Bound 3** (Lagrangian, :mod:`metrics.measures.typelevel.microc_lagrange`): multipliers of
   "each cluster to one class" and, per class, a knapsack over size intervals. Tighter (a gap of
   0.002-0.005 at the root on UD EWT where bounds 1 and 2 leave 0.05-0.1) but about ten times
-  dearer a node. The multipliers are searched at the root, then at each node of the second
-  phase :data:`_NODE_STEPS` subgradient steps start from its parent's (any multipliers give a
-  valid bound on the node's completions): the node is cut as soon as its bound is not above
-  the best score, and each relaxed solution, rounded and completed by the best mapping, may
-  replace it.
+  dearer a node. Its multipliers are searched at the root, then again at each node
+  (:data:`_NODE_STEPS` steps from the parent's; any give a bound), each relaxed solution
+  rounded into a mapping that may replace the best one.
 * **Identical clusters** (equal s_k and w_k: brown-100 has 56 distinct of 91 on a topic) are
   placed next to each other, and a cluster takes no class below the one its identical
   predecessor took: one mapping of each set of mappings that differ by swapping identical
@@ -47,11 +45,10 @@ The search runs in two phases: for :data:`_PLAIN_SHARE` of the time with bounds 
 (the easy cases end there), then, if not finished, from the root again with bound 3 too (its
 multipliers searched for at most :data:`_ROOT_SHARE` of the time), the best mapping kept and the
 clusters the Lagrangian relaxation splits or leaves out placed first. The bounds are exact at a
-leaf. The bounds of all n children of a node are computed at once
-(numpy over the remaining clusters and classes: each cluster's best and second-best class, the
-child's own class replaced). A node whose bound is not above the best score by more than
-:data:`PRUNE_TOL` is cut. At the time limit the bound returned is the largest bound of the open
-nodes, so the caller can state the gap.
+leaf. The bounds of all n children of a node are computed at once (numpy over the remaining
+clusters and classes: each cluster's best and second-best class, the child's own class
+replaced). A node whose bound is not above the best score by more than :data:`PRUNE_TOL` is
+cut. At the time limit the bound returned is the largest of the open nodes' (the gap).
 """
 
 from __future__ import annotations
@@ -301,16 +298,14 @@ class _Search:
         return lam
 
     def _offer(self, j: int, rounded: np.ndarray) -> None:
-        """Keep the path to depth j, completed by ``rounded`` (else the best mapping), if
-        better."""
+        """Keep the path to depth j completed by ``rounded`` (else the best's) if better."""
         cand = self.target[self.order]
         cand[:j] = self.path[:j]
         cand[j:] = np.where(rounded >= 0, rounded, cand[j:])
         self._keep(cand, mapping_value(self.s_ord, self.w_ord, self.a, cand))
 
     def _keep(self, cand: np.ndarray, value: float) -> None:
-        """Make ``cand`` (classes in the search's order), of Σ_c g_c ``value``, the best
-        mapping if it is better."""
+        """Make ``cand`` (in the search's order; Σ_c g_c = ``value``) the best if better."""
         if value > self.best:
             self.best = value
             self.target[self.order] = cand
@@ -324,9 +319,9 @@ class _Search:
         mask = mask.copy()
         self.prune_classes(j, s0, w0, mask)
         if mu is not None and j and _NODE_STEPS:
-            mu, bound, rounded = node_multipliers(self.s_ord[j:], self.w_ord[j:], self.a, mu,
-                                                  s0, w0, mask, self.grid,
-                                                  self.best + self.tol, _NODE_STEPS)
+            mu, bound, rounded = node_multipliers(self.s_ord[j:], self.w_ord[j:], self.a, mu, s0,
+                                                  w0, mask, self.grid, self.best + self.tol,
+                                                  _NODE_STEPS)
             self._offer(j, rounded)
             if bound <= self.best + self.tol:
                 return
