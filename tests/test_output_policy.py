@@ -195,6 +195,36 @@ def test_the_text_is_the_same_whatever_the_batch(monkeypatch, tmp_path, rows):
     assert got["improved"].tolist() == df["improved"].tolist()
 
 
+def test_missing_elements_and_one_column_blanks_are_not_lost(tmp_path):
+    # a NaN in a list of numbers or a missing name in a list of names used to empty the whole
+    # list (an Arrow join with a null is null); an empty cell of a one-column table used to be
+    # a blank line, which pandas' reader skips
+    df = pd.DataFrame({"system": ["a", "b", "c"],
+                       "cross": [[0.5, np.nan, 0.25], [np.nan], []],
+                       "improved": [["x", None], [None], ["y;z"]]})
+    kinds = column_kinds(df)
+    text = table_bytes(df, kinds).decode()
+    assert text.splitlines()[1:] == ["a,0.5;nan;0.25,x;", "b,nan,", "c,,y%3Bz"]
+    back = read_csv_table(text.encode(), kinds, "t")
+    assert [[(v if v == v else "nan") for v in c] for c in back["cross"]] == [
+        [0.5, "nan", 0.25], ["nan"], []]
+    # a missing name is an empty one; a list of one empty name is an empty cell, read as []
+    assert back["improved"].tolist() == [["x", ""], [], ["y;z"]]
+    for one in (pd.DataFrame({"s": ["a", None, "", "b"]}),
+                pd.DataFrame({"f": [1.0, np.nan, 2.0]}),
+                pd.DataFrame({"i": pd.array([1, None, 3], dtype="Int64")}),
+                pd.DataFrame({"l": [["p"], [], None]})):
+        raw = table_bytes(one)
+        assert b"\n\n" not in raw
+        assert len(pd.read_csv(io.BytesIO(raw))) == len(one)
+        assert len(read_csv_table(raw, column_kinds(one), "t")) == len(one)
+    full = pd.DataFrame({"s": ["a", "b"]})
+    assert table_bytes(full) == b"s\na\nb\n"  # no empty cell: no quotes
+    write_bundle(tmp_path, {"t": df})
+    got = open_bundle(tmp_path).tables["t"]
+    assert [len(c) for c in got["cross"]] == [3, 1, 0]
+
+
 def test_bad_cells_named_by_row_and_column():
     kinds = {"system": "str", "n": "int", "x": "float", "c": "list_float", "ok": "bool"}
     good = "system,n,x,c,ok\na,1,0.5,0.1;0.2,True\n"

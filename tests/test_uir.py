@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from score_examples import JAIR, long_table
 
+from metrics.comparison import parametric
 from metrics.comparison.parametric import (
     parametric_from_deltas,
     parametric_uir,
@@ -280,6 +281,23 @@ def test_parametric_table_and_matrix():
             assert mat.loc[a, b] == pytest.approx(parametric_uir(t, a, b, ["m0", "m1"]), abs=1e-12)
     assert np.allclose(mat.to_numpy(), -mat.to_numpy().T)
     assert parametric_uir(JAIR, "a", "a", ["precision", "recall"]) == 0.0
+
+
+def test_parametric_all_pairs_same_whatever_the_layout_and_block(monkeypatch):
+    # the cube as the caller laid it out (C order, metric last, or Fortran order) and blocks of
+    # any size give the same values as each pair on its own
+    rng = np.random.default_rng(11)
+    X = rng.random((9, 15, 2))
+    X[2, 4, 1] = np.nan
+    X[5] = X[6]  # a pair of equal systems: constant differences
+    want = np.array([[parametric.parametric_from_deltas(X[a] - X[b], 1e-9, 0)
+                      for b in range(9)] for a in range(9)])
+    for cube in (X, np.asfortranarray(X)):
+        got = parametric.parametric_all_pairs(cube, 1e-9, 0).value
+        assert np.allclose(got, want, atol=1e-12, equal_nan=True)
+    monkeypatch.setattr(parametric, "_BLOCK_CELLS", 45)  # 1 row of pairs a block
+    got = parametric.parametric_all_pairs(X, 1e-9, 0).value
+    assert np.allclose(got, want, atol=1e-12, equal_nan=True)
 
 
 # --- score tables (metrics.model.score_table)

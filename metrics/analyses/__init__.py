@@ -7,6 +7,8 @@ One module per analysis (see ``docs/measures.md`` for each definition):
   crossings, paired tests, per-metric verdicts and class; Delta F vs UIR (JAIR 2011 Fig. 5);
   weakest-metric improvement vs UIR (JAIR Fig. 7); the result is a
   :class:`~metrics.reports.comparison_report.CampaignComparison`;
+* :mod:`~metrics.analyses.comparison_record` -- :class:`ComparisonCore`, the record of the
+  alpha-free part that a dashboard caches;
 * :mod:`~metrics.analyses.rankings` -- rankings at alpha, rank moves (JAIR Table 2), per test bed;
 * :mod:`~metrics.analyses.per_topic` -- the per-topic view of a pair and its difference view;
 * :mod:`~metrics.analyses.threshold` -- the UIR-threshold curve (JAIR Fig. 10);
@@ -34,13 +36,9 @@ from metrics.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from metrics.analyses.aggregation import AggregationRobustness, aggregation_robustness
-    from metrics.analyses.campaign_comparison import (
-        ComparisonCore,
-        compare,
-        comparison_at,
-        comparison_core,
-    )
+    from metrics.analyses.campaign_comparison import compare, comparison_at, comparison_core
     from metrics.analyses.common import THRESHOLDS, Correlation
+    from metrics.analyses.comparison_record import ComparisonCore
     from metrics.analyses.cross_testbed import PREDICTORS, cross_testbed_prediction
     from metrics.analyses.per_topic import pair_topics, topic_differences
     from metrics.analyses.rankings import TestbedRankings, rank_moves, ranking, testbed_rankings
@@ -55,8 +53,9 @@ __all__ = [
     "with_bootstrap",
 ]
 _WHERE = {
-    **dict.fromkeys(["ComparisonCore", "compare", "comparison_at", "comparison_core"],
+    **dict.fromkeys(["compare", "comparison_at", "comparison_core"],
                     "metrics.analyses.campaign_comparison"),
+    "ComparisonCore": "metrics.analyses.comparison_record",
     **dict.fromkeys(["THRESHOLDS", "Correlation"], "metrics.analyses.common"),
     **dict.fromkeys(["PREDICTORS", "cross_testbed_prediction"], "metrics.analyses.cross_testbed"),
     **dict.fromkeys(["pair_topics", "topic_differences"], "metrics.analyses.per_topic"),

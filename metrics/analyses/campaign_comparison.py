@@ -1,6 +1,6 @@
 """The campaign comparison: :func:`comparison_core` (the alpha-free pairwise work, computed once),
-:func:`comparison_at` (the cheap alpha / threshold step) and :func:`compare` (both). (Size: just
-over 400 lines, one computation: the core's record, the core, its alpha step and both together.)
+:func:`comparison_at` (the cheap alpha / threshold step) and :func:`compare` (both); the core's
+record, :class:`~metrics.analyses.comparison_record.ComparisonCore`, has a module of its own.
 
 The analyses follow Amigó, Gonzalo, Artiles and Verdejo (2011), "Combining evaluation metrics
 via the unanimous improvement ratio and its application to clustering tasks", JAIR 42 (§6-§7),
@@ -16,22 +16,17 @@ papers leave open are listed in ``docs/measures.md``, "The comparison report":
   per-topic difference is > 0 for every UIR metric.
 * Pair classes and per-metric verdicts come from the corrected p-values at ``level`` = 0.05
   (:mod:`metrics.comparison.significance`); with ``test="none"`` they are left empty.
-
-(Size: a little over 400 lines; the core and the alpha step build one pairs frame and its
-column order together, which a split would have to pass back and forth.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from metrics.analyses.common import (
     THRESHOLDS,
-    Correlation,
     check_alpha,
     dedupe,
     means,
@@ -40,16 +35,16 @@ from metrics.analyses.common import (
     sub_cube,
     uir_metric_list,
 )
-from metrics.analyses.cross_testbed import BedsCore, beds_core, beds_frame
+from metrics.analyses.comparison_record import ComparisonCore
+from metrics.analyses.cross_testbed import beds_core, beds_frame
 from metrics.analyses.threshold import (
-    CurveBase,
     class_arrays,
     threshold_base,
     threshold_curve,
     threshold_frame,
 )
 from metrics.comparison.alpha import all_pairs_alpha
-from metrics.comparison.curves import Curves, check_average, curves_from_arrays
+from metrics.comparison.curves import check_average, curves_from_arrays
 from metrics.comparison.parametric import pair_columns, parametric_all_pairs
 from metrics.comparison.profiles import DEFAULT_PROFILE, get_profile, profile_of
 from metrics.comparison.reference import reference_systems
@@ -66,7 +61,6 @@ from metrics.comparison.significance import (
 from metrics.comparison.uir import (
     DEFAULT_THRESHOLD,
     DEFAULT_TOL,
-    UIRMatrix,
     check_tol,
     uir_matrix_cube,
 )
@@ -80,59 +74,6 @@ from metrics.model.score_table import (
 from metrics.reports.comparison_report import CampaignComparison
 
 __all__ = ["ComparisonCore", "comparison_core", "comparison_at", "compare"]
-
-
-@dataclass(frozen=True, eq=False)
-class ComparisonCore:
-    """The alpha- and threshold-independent part of :func:`compare`, computed once.
-
-    Everything here is what takes time on a large campaign: the UIR matrix, the parametric UIR,
-    the paired tests and pair classes, "beats for every alpha" and the crossing points of every
-    pair (vectorised, :func:`metrics.comparison.combine.all_pairs_alpha`), the per-metric mean
-    differences,
-    the weakest-metric analysis, the per-system precision / recall means and the alpha-free part
-    of the cross-test-bed prediction. :func:`comparison_at` adds the cheap part
-    that depends on ``alpha`` (campaign F, Delta F, ranks, the "F_alpha(a) < F_alpha(b) although
-    UIR > 0" series, the Delta F predictor) and on ``threshold`` (reference and improved
-    systems). ``compare(...)`` is exactly ``comparison_at(comparison_core(...),
-    alpha, threshold)``; a dashboard caches the core and redoes only ``comparison_at`` when alpha or
-    the threshold moves. Treat it as read-only.
-
-    Attributes
-    ----------
-    parameters : dict
-        The alpha-free arguments (``precision, recall, metrics, directions, test, correction,
-        average, tol, seed, level, n_resamples, parametric, n_systems, n_topics, testbeds``).
-    systems : tuple of str
-    uir_metrics : tuple of str
-    curves : campaign F_alpha curves of the systems (alpha -> F in :func:`comparison_at`).
-    pairs : DataFrame
-        The ordered pairs with every alpha-free column of :attr:`CampaignComparison.pairs`
-        (``f_a, f_b, delta_f`` are added by :func:`comparison_at`).
-    ia, ib : ndarray
-        System indices of ``pairs``' rows.
-    uir : UIRMatrix
-    tests : DataFrame or None
-    pr_means : ndarray, shape (S, 2)
-        Topic means of precision and recall.
-    weakest_metric : Correlation
-    beds : alpha-free cross-test-bed data, or None without test beds.
-    curve_base : the alpha-free part of the UIR-threshold curve (UIR sorted once).
-    """
-
-    parameters: dict
-    systems: tuple[str, ...]
-    uir_metrics: tuple[str, ...]
-    curves: Curves
-    pairs: pd.DataFrame
-    ia: np.ndarray
-    ib: np.ndarray
-    uir: UIRMatrix
-    tests: pd.DataFrame | None
-    pr_means: np.ndarray
-    weakest_metric: Correlation
-    beds: BedsCore | None = None
-    curve_base: CurveBase | None = None
 
 
 def comparison_core(

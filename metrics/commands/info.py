@@ -30,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _zipped_bundle_info(path: str, as_json: bool) -> int | None:
     """``info`` on a zipped comparison bundle (unpacked as the dashboard unpacks an upload);
     None when the zip is not a bundle (then it is a campaign)."""
-    from metrics.reports.bundle import bundle_info  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+    from metrics.reports.bundle_info import bundle_info  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
     from metrics.reports.bundle_zip import bundle_zip_manifest, unpack_bundle_zip  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
     with open(path, "rb") as fh:
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     # a comparison bundle (compare --out DIR) is described, not loaded as a campaign
     if args.path and not (args.gold or args.runs) and is_bundle(args.path):
-        from metrics.reports.bundle import bundle_info  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
+        from metrics.reports.bundle_info import bundle_info  # noqa: PLC0415 - deferred: every sub-command's parser is built for --help
 
         return bundle_info(args.path, as_json=args.json)
     if args.path and not (args.gold or args.runs) and Path(args.path).is_file() \

@@ -27,8 +27,7 @@ against its declared column kinds (:mod:`metrics.reports.table_input`); any othe
 fingerprint of an input folder is the SHA-256 over its files' relative paths and SHA-256s, in
 sorted order.
 
-(Size: a little over 400 lines: the writer, the checked reader and the :class:`Bundle` record
-with the reading interface of a live comparison belong to one file format.)
+What ``unanimity info DIR`` prints of a bundle is :func:`metrics.reports.bundle_info.bundle_info`.
 """
 
 from __future__ import annotations
@@ -395,27 +394,3 @@ def _jsonable(obj):
     if isinstance(obj, np.integer):
         return int(obj)
     return obj
-
-
-def bundle_info(path: str | Path, as_json: bool = False, shown_as: str | None = None) -> int:
-    """Print what a bundle holds (``unanimity info DIR``), after checking it with
-    :func:`open_bundle`; ``shown_as`` names it (a zip unpacked into ``path``). Returns the exit
-    code."""
-    b = open_bundle(path)
-    m = b.manifest
-    if as_json:
-        print(json.dumps(m, indent=2))
-        return 0
-    print(f"comparison bundle  {shown_as or b.path}  (format version {m['format_version']}, "
-          f"written by unanimity {m.get('package_version', '?')} at {m.get('created', '?')})")
-    for inp in b.inputs:
-        print(f"input       {inp['path']}  ({inp['kind']}, {inp['files']} file(s), "
-              f"sha256 {inp['sha256'][:16]}...)")
-    opts = {k: v for k, v in b.options.items() if v is not None and v is not False and v != []}
-    print("options     " + ", ".join(f"{k}={v}" for k, v in opts.items()))
-    print("files (fingerprints verified):")
-    for entry in m["files"].values():
-        rows = f"{entry['rows']} rows" if entry["kind"] == "table" else entry["kind"]
-        twin = f" (and {entry['parquet']['file']})" if entry.get("parquet") else ""
-        print(f"  {entry['file']:<28} {rows}{twin}")
-    return 0

@@ -17,8 +17,10 @@ dashboard's downloads write is made here, by :func:`table_bytes` / :func:`write_
   writer; floats at full precision (the shortest text that reads back to the same double, a
   whole number with its ``.0``: ``0.1``, ``1.0``, ``1e-7``), ``NaN`` as an empty cell, booleans
   as ``True`` / ``False``, lists ``;``-separated (list_str elements with ``%`` written ``%25``
-  and ``;`` written ``%3B``). No cell is quoted unless one of the table holds a quote, the
-  delimiter or a line break; then every text cell is (Arrow quotes by column type). The text
+  and ``;`` written ``%3B``; a NaN element ``nan``, a missing name empty). No cell is quoted
+  unless one of the table holds a quote, the delimiter or a line break, or the table has one
+  column and an empty cell (a blank line to readers); then every text cell is (Arrow quotes by
+  column type), an empty one ``""``. The text
   is made and written a batch of rows at a time (:func:`write_csv`), straight to its file.
 
 Parquet (:func:`write_parquet`) holds the same columns typed, names exactly as they are: a
@@ -217,10 +219,13 @@ def _csv_column(arr: pa.Array, kind: str) -> tuple[pa.Array, pa.Array | None]:
         return _neutralised(arr)
     if kind in ("list_float", "list_str"):
         flat = pc.list_flatten(arr)
+        # a missing element must not empty its whole list (a join with a null is null): NaN
+        # is written "nan", which reads back as NaN; a missing name is written as an empty one
         if kind == "list_float":
-            flat = _float_text(flat)
+            flat = pc.fill_null(_float_text(flat), "nan")
         else:
-            flat = pc.replace_substring(pc.replace_substring(flat, "%", "%25"), LIST_SEP, "%3B")
+            flat = pc.fill_null(pc.replace_substring(pc.replace_substring(flat, "%", "%25"),
+                                                     LIST_SEP, "%3B"), "")
         offsets = arr.offsets  # of a slice: into the whole values, which flat starts at
         if len(arr) and offsets[0].as_py():
             offsets = pc.subtract(offsets, offsets[0])
@@ -261,6 +266,10 @@ def write_csv(typed: pa.Table, kinds: Mapping[str, str], sink, delimiter: str = 
             distinct.append(safe)
     special = "[\"\r\n" + re.escape(delimiter) + "]"  # numbers and booleans never hold one
     quote = any(pc.any(pc.match_substring_regex(col, special)).as_py() for col in distinct)
+    # one column: an empty cell would be a blank line, which CSV readers skip (pandas does);
+    # it is written as a quoted empty text, ""
+    blank = len(names) == 1 and _has_blank(columns[0], whole.get(0))
+    quote = quote or blank
     head = io.StringIO()  # the header by hand: Arrow quotes it whatever the quoting style
     csv.writer(head, delimiter=delimiter, lineterminator="\n",
                quoting=csv.QUOTE_ALL if quote else csv.QUOTE_MINIMAL).writerow(header.to_pylist())
@@ -279,12 +288,25 @@ def write_csv(typed: pa.Table, kinds: Mapping[str, str], sink, delimiter: str = 
                 batch.append(pc.take(safe, part) if safe is not None else part)
             else:
                 batch.append(_csv_column(columns[i].slice(r0, BATCH_ROWS), kinds[name])[0])
+        if blank:
+            batch = [pc.fill_null(pc.cast(batch[0], pa.string()), "")]
         table = pa.Table.from_arrays(batch, names=header.to_pylist())
         if writer is None:
             writer = pacsv.CSVWriter(sink, table.schema, write_options=options)
         writer.write_table(table)
     if writer is not None:
         writer.close()
+
+
+def _has_blank(column: pa.Array, encoded: tuple[pa.Array, pa.Array | None] | None) -> bool:
+    """Whether a column's CSV text has an empty cell: a null, or an empty text or list."""
+    if column.null_count:
+        return True
+    if encoded is None:  # numbers and booleans: only a null is empty
+        return False
+    cells, safe = encoded
+    text = pc.take(safe, cells) if safe is not None else cells
+    return bool(pc.any(pc.equal(pc.utf8_length(text), 0)).as_py())
 
 
 def table_bytes(df: pd.DataFrame, kinds: Mapping[str, str] | None = None,
