@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 import pytest
 
 from dashboard import figures as F
+from dashboard.figures.campaign import BACKGROUND_TOL
 from dashboard.figures.style import short
 from dashboard.render.report_html import build_report
 from metrics.meta.constraints_clustering import CONSTRAINTS
@@ -67,25 +68,59 @@ def test_f_curves_highlights_pair_and_names_metrics(curves):
     assert any(abs(s.x0 - 0.3) < 1e-12 for s in fig.layout.shapes)
 
 
-def test_f_curves_background_every_second_alpha_within_the_curve():
-    """The grey curves take every second alpha and both ends; drawn as chords between them
-    they stay within 0.006 of F_alpha (about 2 px of the chart) even where one metric is nine
-    times the other, the steepest bend of a campaign's curves."""
+def test_f_curves_background_few_alphas_within_the_curve():
+    """The grey curves go through a few alphas, both ends included (a fifth of the grid here);
+    drawn as chords between them they stay within 0.006 of F_alpha (about 2 px of the chart) at
+    every alpha of the grid and between (the exact formula on a ten times finer grid), even
+    where one metric is nine times the other, the steepest bend of a campaign's curves."""
     alphas = np.arange(101) / 100
     pr = {"steep": (0.9, 0.1), "flat": (0.5, 0.45), "other": (0.2, 0.7)}
-    data = {s: 1.0 / (alphas / p + (1 - alphas) / r) for s, (p, r) in pr.items()}
+
+    def f(a, p, r):
+        return 1.0 / (a / p + (1 - a) / r)
+
+    data = {s: f(alphas, p, r) for s, (p, r) in pr.items()}
     data["A_sys"] = np.full(101, 0.5)
     curves = pd.DataFrame(data, index=pd.Index(alphas, name="alpha"))
     bg = F.f_curves_figure(curves, "p", "r", 0.5, {"A_sys": "A"}).data[0]
     x, y = np.asarray(bg.x, dtype=float), np.asarray(bg.y, dtype=float)
     per = len(x) // 3
-    assert per == 52 and np.isnan(x[per - 1])  # 51 alphas and the break
-    np.testing.assert_allclose(x[:per - 1], alphas[::2])
+    assert per <= 21 and np.isnan(x[per - 1])  # at most 20 alphas and the break
+    assert x[0] == 0.0 and x[per - 2] == 1.0
+    fine = np.arange(1001) / 1000
     for i, name in enumerate(pr):
         xs, ys = x[i * per:(i + 1) * per - 1], y[i * per:(i + 1) * per - 1]
+        np.testing.assert_array_equal(xs, x[:per - 1])  # one grid for every curve
         assert set(bg.text[i * per:(i + 1) * per - 1]) == {name}
-        np.testing.assert_allclose(ys, data[name][::2])
-        assert np.abs(np.interp(alphas, xs, ys) - data[name]).max() < 0.006
+        np.testing.assert_allclose(ys, f(xs, *pr[name]))  # the vertices lie on the curve
+        assert np.abs(np.interp(alphas, xs, ys) - data[name]).max() <= BACKGROUND_TOL
+        assert np.abs(np.interp(fine, xs, ys) - f(fine, *pr[name])).max() < 0.0065
+
+
+def test_background_alphas_straight_lines_ends_only_and_each_chord_maximal():
+    """Straight curves need only both ends (hand-worked); on bent curves, checked one chord at a
+    time from the definition: every chord stays within the tolerance at the grid's alphas, and
+    the next alpha past its end would not (the choice is greedy, not padded); NaN (an undefined
+    F) is not checked."""
+    alphas = np.arange(101) / 100
+    lines = np.vstack([0.2 + 0.3 * alphas, 0.7 - 0.1 * alphas])
+    np.testing.assert_array_equal(F.background_alphas(alphas, lines), [0, 100])
+    rng = np.random.default_rng(3)
+    p, r = rng.uniform(0.05, 1.0, (2, 40, 1))
+    values = 1.0 / (alphas / p + (1 - alphas) / r)
+    values[0, 10:20] = np.nan
+    keep = F.background_alphas(alphas, values, tol=0.006)
+    assert keep[0] == 0 and keep[-1] == 100 and np.all(np.diff(keep) > 0)
+
+    def worst(i, j):
+        seg = np.arange(i, j + 1)
+        chord = [np.interp(alphas[seg], alphas[[i, j]], v[[i, j]]) for v in values]
+        return np.nanmax(np.abs(np.asarray(chord) - values[:, seg]))
+
+    for i, j in zip(keep[:-1], keep[1:], strict=True):
+        assert worst(i, j) <= 0.006
+        if j < 100:
+            assert worst(i, j + 1) > 0.006
 
 
 def test_rank_moves_groups_lines_and_keeps_top(curves):
