@@ -31,7 +31,9 @@ class c, U_c = S⁰_c + Σ s_k and W̄_c = W⁰_c + Σ w_kc over the remaining c
 * **Bound 3** (Lagrangian, :mod:`metrics.measures.typelevel.microc_lagrange`): multipliers of
   "each cluster to one class" and, per class, a knapsack over size intervals. Tighter (a gap of
   0.002-0.005 at the root on UD EWT where bounds 1 and 2 leave 0.05-0.1) but about ten times
-  dearer a node.
+  dearer a node. Its multipliers are searched at the root, then again at each node
+  (:data:`_NODE_STEPS` steps from the parent's; any give a bound), each relaxed solution
+  rounded into a mapping that may replace the best one.
 * **Identical clusters** (equal s_k and w_k: brown-100 has 56 distinct of 91 on a topic) are
   placed next to each other, and a cluster takes no class below the one its identical
   predecessor took: one mapping of each set of mappings that differ by swapping identical
@@ -43,11 +45,10 @@ The search runs in two phases: for :data:`_PLAIN_SHARE` of the time with bounds 
 (the easy cases end there), then, if not finished, from the root again with bound 3 too (its
 multipliers searched for at most :data:`_ROOT_SHARE` of the time), the best mapping kept and the
 clusters the Lagrangian relaxation splits or leaves out placed first. The bounds are exact at a
-leaf. The bounds of all n children of a node are computed at once
-(numpy over the remaining clusters and classes: each cluster's best and second-best class, the
-child's own class replaced). A node whose bound is not above the best score by more than
-:data:`PRUNE_TOL` is cut. At the time limit the bound returned is the largest bound of the open
-nodes, so the caller can state the gap.
+leaf. The bounds of all n children of a node are computed at once (numpy over the remaining
+clusters and classes: each cluster's best and second-best class, the child's own class
+replaced). A node whose bound is not above the best score by more than :data:`PRUNE_TOL` is
+cut. At the time limit the bound returned is the largest of the open nodes' (the gap).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ import numpy as np
 from metrics.measures.typelevel.microc_lagrange import (
     class_values,
     mapping_value,
+    node_multipliers,
     root_multipliers,
     size_grid,
 )
@@ -78,6 +80,8 @@ _PRICE_SWEEPS = 4
 #: there), and the share the root's multipliers of the Lagrangian bound may take after it.
 _PLAIN_SHARE = 0.15
 _ROOT_SHARE = 0.35
+#: Subgradient steps on the multipliers at each node of the second phase.
+_NODE_STEPS = 6
 
 
 @dataclass(frozen=True)
@@ -155,11 +159,7 @@ class _Search:
         mu, _, share, found = root_multipliers(self.s_ord, self.w_ord, self.a, root,
                                                self.target[self.order], self.best, self.grid,
                                                until)
-        value = mapping_value(self.s_ord, self.w_ord, self.a, found)
-        if value > self.best:  # a relaxed solution rounded beats the best mapping
-            self.best = value
-            self.target[self.order] = found
-            self.prices[0] = self._slopes(self.target)
+        self._keep(found, mapping_value(self.s_ord, self.w_ord, self.a, found))
         whole = (np.abs(share.sum(axis=0) - 1.0) < 1e-6) & (share.max(axis=0) > 1.0 - 1e-6)
         pos = np.lexsort((*self.w_ord.T[::-1], -self.s_ord, whole))
         self._arrange(self.order[pos])
@@ -171,10 +171,10 @@ class _Search:
         the open nodes (the root's own when stopped there)."""
         z = np.zeros(self.n)
         try:
-            self.visit(0, z, z, root)
+            self.visit(0, z, z, root, self.mu)
         except _Timeout as stop:
             return stop.bound if stop.bound > -np.inf else float(
-                self.children(0, z, z, root).max())
+                self.children(0, z, z, root, mu=self.mu).max())
         return None
 
     def _slopes(self, target: np.ndarray) -> np.ndarray:
@@ -237,7 +237,8 @@ class _Search:
                           first[:, None])
         return np.maximum(others, v1).sum(axis=0)
 
-    def children(self, j: int, s0, w0, mask: np.ndarray, prices=None) -> np.ndarray:
+    def children(self, j: int, s0, w0, mask: np.ndarray, prices=None,
+                 mu: np.ndarray | None = None) -> np.ndarray:
         """The bounds of the n children of a node at depth j (cluster order[j] to each c);
         -inf for a class the cluster may not take."""
         a = self.a
@@ -263,9 +264,9 @@ class _Search:
                 second = (k[0].sum() - k[0] + k[1]) + self._relaxed(
                     cut(priced + rest_w * ch[0]), cut(priced + rest_w * ch[1]))
                 out = np.minimum(out, second)
-            if self.mu is not None and np.any(out[mask[0]] > self.best + self.tol):
+            if mu is not None and np.any(out[mask[0]] > self.best + self.tol):
                 # the Lagrangian bound (microc_lagrange), when the others cut not every child
-                mu = self.mu[j + 1:]
+                mu = mu[1:]
                 values, _ = class_values(self.s_ord[j + 1:], rest_w, a, mu, np.stack((s0, s1)),
                                          np.stack((w0, w1)), rest, self.grid)
                 out = np.minimum(out, mu.sum() + values[0].sum() - values[0] + values[1])
@@ -296,20 +297,38 @@ class _Search:
                 break
         return lam
 
-    def visit(self, j: int, s0, w0, mask: np.ndarray) -> None:
+    def _offer(self, j: int, rounded: np.ndarray) -> None:
+        """Keep the path to depth j completed by ``rounded`` (else the best's) if better."""
+        cand = self.target[self.order]
+        cand[:j] = self.path[:j]
+        cand[j:] = np.where(rounded >= 0, rounded, cand[j:])
+        self._keep(cand, mapping_value(self.s_ord, self.w_ord, self.a, cand))
+
+    def _keep(self, cand: np.ndarray, value: float) -> None:
+        """Make ``cand`` (in the search's order; Σ_c g_c = ``value``) the best if better."""
+        if value > self.best:
+            self.best = value
+            self.target[self.order] = cand
+            self.prices[0] = self._slopes(self.target)
+
+    def visit(self, j: int, s0, w0, mask: np.ndarray, mu: np.ndarray | None) -> None:
+        """Search the node at depth j (``mu``: multipliers of clusters j.., or None)."""
         self.nodes += 1
         if self.nodes % _CLOCK_EVERY == 0 and time.monotonic() > self.deadline:
             raise _Timeout
         mask = mask.copy()
         self.prune_classes(j, s0, w0, mask)
-        bounds = self.children(j, s0, w0, mask)
+        if mu is not None and j and _NODE_STEPS:
+            mu, bound, rounded = node_multipliers(self.s_ord[j:], self.w_ord[j:], self.a, mu, s0,
+                                                  w0, mask, self.grid, self.best + self.tol,
+                                                  _NODE_STEPS)
+            self._offer(j, rounded)
+            if bound <= self.best + self.tol:
+                return
+        bounds = self.children(j, s0, w0, mask, mu=mu)
         if j == self.m - 1:  # the children are leaves: their bound is their value
-            c = int(np.argmax(bounds))
-            if bounds[c] > self.best:
-                self.path[j] = c
-                self.best = float(bounds[c])
-                self.target[self.order] = self.path
-                self.prices[0] = self._slopes(self.target)
+            self.path[j] = int(np.argmax(bounds))
+            self._keep(self.path.copy(), float(bounds[self.path[j]]))
             return
         cand = np.flatnonzero(bounds > self.best + self.tol)
         cand = cand[np.argsort(-bounds[cand], kind="stable")]
@@ -325,7 +344,7 @@ class _Search:
                 rest = rest.copy()
                 rest[:self.twins[j], :c] = False
             try:
-                self.visit(j + 1, s1, w1, rest)
+                self.visit(j + 1, s1, w1, rest, None if mu is None else mu[1:])
             except _Timeout as stop:
                 stop.bound = max(stop.bound, float(bounds[cand[i:]].max()))
                 raise
