@@ -1,12 +1,15 @@
-"""Every chart ready for a slide: every figure builder's labels are >= MIN_FONT px, every
-category is told apart by shape, dash or pattern as well as colour, and the Hasse diagram's
-labels never collide at the width they are laid out for."""
+"""Every chart ready for a slide: the labels of every figure builder (of every module of
+``dashboard.figures``) are >= MIN_FONT px, every category is told apart by shape, dash or pattern
+as well as colour, and the Hasse diagram's labels never collide at the width they are laid out
+for."""
 
 from __future__ import annotations
 
 import colorsys
+import importlib
 import inspect
 import itertools
+import pkgutil
 
 import numpy as np
 import pandas as pd
@@ -14,8 +17,11 @@ import plotly.graph_objects as go
 import pytest
 
 from dashboard import figures as F
+from dashboard.figures import meta as M
+from dashboard.figures import pr_plane as PR
 from dashboard.figures import ranking as R
 from dashboard.figures import typelevel as TL
+from dashboard.figures import uncertainty as U
 from dashboard.figures.style import CHAR_PX, MIN_FONT
 from metrics.analyses.per_topic import topic_differences
 
@@ -86,6 +92,19 @@ def _all_figures() -> dict[str, go.Figure]:
     mapping = pd.DataFrame({"cluster": [0, 1, 2], "tag": ["NOUN", "VERB", ""],
                             "cluster_types": [5, 3, 2], "cluster_tokens": [9, 4, 2],
                             "shared_types": [4, 2, 0]})
+    board = pd.DataFrame({"system": LONG, "precision": [0.9, 0.7, 0.5, 0.3, 0.2],
+                          "recall": [0.2, 0.4, 0.5, 0.7, 0.9], "f": [0.33, 0.5, 0.5, 0.42, 0.33]})
+    intervals = pd.DataFrame({"system": LONG, "rank": [1, 2, 3, 4, 5],
+                              "rank_ci_low": [1, 1, 2, 3, 4], "rank_ci_high": [2, 3, 4, 5, 5],
+                              "rank_low": [1, 1, 3, 3, 5], "rank_high": [2, 2, 4, 4, 5]})
+    agg = pd.DataFrame({"system": LONG, "pareto_means": [True, True, False, False, True],
+                        **{f"rank_{r}": np.roll(np.arange(1, 6), k)
+                           for k, r in enumerate(U.RULE_LABELS)}})
+    points = pd.DataFrame({"system": ["s1", "s2"] * 2, "topic": ["t"] * 4,
+                           "measure": ["accuracy"] * 2 + ["F"] * 2,
+                           "value": [0.1, 0.2, 0.3, 0.4], "rs": [0.5, 0.6, 0.5, 0.6]})
+    meta = pd.DataFrame({"metric": list("abcd"), "robustness": [0.3, 0.5, 0.3, 0.9],
+                         "per-topic@1": [-0.84, -0.55, -0.83, np.nan]})
     return {
         "f_curves_figure": F.f_curves_figure(curves, "p", "r", 0.5, {LONG[0]: "A", LONG[1]: "B"}),
         "rank_moves_figure": F.rank_moves_figure(moves, 0.5, 0.2, {LONG[0]: "A"}),
@@ -110,6 +129,11 @@ def _all_figures() -> dict[str, go.Figure]:
         "spearman_figure": TL.spearman_figure(pd.DataFrame(np.eye(2), index=["x", "y"],
                                                            columns=["x", "y"]), {"y": True}),
         "mapping_figure": TL.mapping_figure(mapping),
+        "pr_plane_figure": PR.pr_plane_figure(board, "p", "r", 0.5, {LONG[0]: "A"}),
+        "rank_intervals_figure": U.rank_intervals_figure(intervals, highlight={LONG[1]: "B"}),
+        "aggregation_figure": U.aggregation_figure(agg, highlight={LONG[0]: "A"}),
+        "figure1_figure": M.figure1_figure(points, ["accuracy", "F"]),
+        "robustness_strictness_figure": M.robustness_strictness_figure(meta, "per-topic@1"),
     }
 
 
@@ -119,8 +143,10 @@ def all_figures() -> dict[str, go.Figure]:
 
 
 def _builders() -> set[str]:
+    """Every public ``*_figure`` function of every module of ``dashboard.figures``."""
     names = set()
-    for mod in (F, R, TL):
+    for info in pkgutil.iter_modules(F.__path__):
+        mod = importlib.import_module(f"{F.__name__}.{info.name}")
         for name in getattr(mod, "__all__", []):
             if name.endswith("_figure") and inspect.isfunction(getattr(mod, name)):
                 names.add(name)

@@ -52,7 +52,7 @@ def pr_plane_figure(board: pd.DataFrame, precision: str, recall: str, alpha: flo
         lx, ly, lt = zip(*labels, strict=True)
         fig.add_trace(go.Scatter(
             x=lx, y=ly, text=lt, mode="text", textposition="top right", cliponaxis=False,
-            textfont=dict(size=MIN_FONT - 1, color="#888"), hoverinfo="skip", showlegend=False))
+            textfont=dict(size=MIN_FONT, color="#888"), hoverinfo="skip", showlegend=False))
     role = board["system"].map(lambda s: highlight.get(s, ""))
     colour = np.where(role == "A", COLOR_A, np.where(role == "B", COLOR_B, "#555555"))
     fig.add_trace(go.Scatter(
