@@ -261,9 +261,9 @@ def test_upload_and_download(page, server, tmp_path, demo_campaign):
     # it redraws, so the next click waits for the run to end
     ready(page, "Export")
     # the pairs CSV is written on the click only (it grows with the square of the systems). The
-    # click is given a second chance: in two fresh-clone runs of 46 browser tests a click here
-    # started no download within 45 s although the page had finished its run (Streamlit's
-    # deferred download); a second click that also starts nothing still fails the test
+    # click is given a second chance: in a fresh-clone run a click here started no download
+    # within 45 s although the page had finished its run (Streamlit's deferred download); a
+    # second click that also starts nothing still fails the test
     try:
         with page.expect_download(timeout=20_000) as dl:
             page.get_by_role("button", name="All pairs").click()
