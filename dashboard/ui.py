@@ -151,6 +151,7 @@ def page_figures_download(page: str) -> None:
         f"All {len(drawn)} figures of this page", lambda: figures_zip(drawn),
         file_name=f"unanimity_{stem}_figures.zip", mime="application/zip",
         key="dl_page_figures", icon=":material/photo_library:", width="stretch",
+        on_click="ignore",
         help="Every chart of this page as PNG (twice the size) and SVG in one zip, drawn on "
              "the click.")
 

@@ -237,6 +237,12 @@ def test_export_page_downloads_and_report(app):
     app.button(key="build_report").click().run()
     assert_clean(app)
     assert "Download the report (HTML)" in [b.label for b in app.get("download_button")]
+    # a download changes nothing on the page, so its click does not rerun it: a rerun would
+    # recompute the page and, for a file written on the click (All pairs, the figures), can
+    # replace the file the browser is about to fetch (the click then downloads nothing)
+    buttons = app.get("download_button")
+    assert len(buttons) >= 6
+    assert [b.label for b in buttons if not b.proto.ignore_rerun] == []
     html = app.session_state["_report_html"][1]
     assert "<script src=" not in html and html.count("Plotly.newPlot") >= 5
     # the verdict first, readable headers, p-values never printed as 0.000

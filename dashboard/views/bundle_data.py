@@ -61,6 +61,7 @@ st.subheader("Files", anchor=False)
 st.download_button("Download the bundle (zip)", bundle_app.zipped(src, b),
                    file_name=f"{src.label.split(' (')[0] or 'bundle'}.zip",
                    mime="application/zip", key="bd_zip", icon=":material/download:",
+                   on_click="ignore",
                    help="Every file of the manifest and the manifest: opens again here or with "
                         "`unanimity dashboard` once unzipped.")
 files = pd.DataFrame([{"name": name, "file": e["file"], "kind": e["kind"],

@@ -50,7 +50,7 @@ with c1, ui.guard("The score table"):
     else:
         st.download_button("Per-topic scores", downloads.scores_csv(v.table.frame),
                            file_name=f"{tag}_scores.csv", mime="text/csv", key="dl_scores",
-                           icon=":material/table:", width="stretch")
+                           icon=":material/table:", width="stretch", on_click="ignore")
         st.caption(f"`system, topic, metric, value`: {len(v.table.frame):,} rows.")
 comp = None
 with ui.guard("The comparison"):
@@ -62,19 +62,21 @@ with c2, ui.guard("The pairs table"):
         pairs_of = comp
         st.download_button("All pairs", lambda: downloads.pairs_csv(pairs_of),
                            file_name=f"{tag}_pairs.csv", mime="text/csv", key="dl_pairs",
-                           icon=":material/compare_arrows:", width="stretch")
+                           icon=":material/compare_arrows:", width="stretch",
+                           on_click="ignore")
         st.caption(f"UIR, counts, parametric UIR, \u0394F, crossings, tests: {len(comp.pairs):,} "
                    "ordered pairs.")
 with c3, ui.guard("The leaderboard"):
     board = v.leaderboard()
     st.download_button("Leaderboard", downloads.leaderboard_csv(board),
                        file_name=board_file, mime="text/csv",
-                       key="dl_board", icon=":material/leaderboard:", width="stretch")
+                       key="dl_board", icon=":material/leaderboard:", width="stretch",
+                       on_click="ignore")
     st.caption(f"Ranking at \u03b1 = {cfg.alpha:.2f} with reference systems.")
     st.download_button("Tie groups",
                        downloads.ties_csv(v.ranking()),
                        file_name=ties_file, mime="text/csv", key="dl_ties",
-                       icon=":material/account_tree:", width="stretch",
+                       icon=":material/account_tree:", width="stretch", on_click="ignore",
                        help="system, rank_low, rank_high, group: the ranking.csv of "
                             "`unanimity compare --out` (docs/rankings.md)")
 
@@ -97,7 +99,8 @@ with ui.guard("The LaTeX tables"):
                    + (f"{min(top, n_sys)} of {n_sys} systems shown." if 0 < top < n_sys else
                       f"All {n_sys} systems shown."))
         st.download_button("LaTeX tables (.tex)", latex.encode(), file_name=f"{at_alpha}.tex",
-                           mime="text/x-tex", key="dl_latex", icon=":material/functions:")
+                           mime="text/x-tex", key="dl_latex", icon=":material/functions:",
+                           on_click="ignore")
         with st.expander("Preview"):
             # plain text: the highlighter reads "\%" as the start of a comment
             st.code(latex[:12000] + ("\n% \u2026" if len(latex) > 12000 else ""), language="text")
@@ -209,7 +212,7 @@ with ui.guard("The HTML report"):
         html_text = built[1]
         st.download_button("Download the report (HTML)", html_text.encode(),
                            file_name=f"{tag}_report.html", mime="text/html", key="dl_report",
-                           icon=":material/download:", type="primary")
+                           icon=":material/download:", type="primary", on_click="ignore")
         st.caption(f"{len(html_text) / 1e6:.1f} MB, plotly.js included: opens offline.")
     elif built is not None:
         st.caption("The selection changed since the report was built: build it again.")
@@ -224,6 +227,6 @@ with ui.guard("The figures"):
             lambda: downloads.figures_zip([(title, obj) for title, _, obj in _sections(figs_of)
                                            if isinstance(obj, go.Figure)]),
             file_name=f"{at_alpha}_figures.zip", mime="application/zip", key="dl_figures",
-            icon=":material/photo_library:")
+            icon=":material/photo_library:", on_click="ignore")
         st.caption("The figures of the HTML report (Leaderboard, the pair A vs B, UIR analysis), "
                    "each as PNG at twice the size and as SVG, drawn on the click.")

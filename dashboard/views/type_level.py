@@ -135,4 +135,4 @@ def render(campaign, scores: pd.DataFrame | None = None, missing: str = "penaliz
                            help="word types of the cluster whose gold tag is this one")})
     st.download_button("Mapping as CSV (every topic)", mapping_csv(maps),
                        file_name=f"mapping_{system}_{measure}_{mapping}.csv", mime="text/csv",
-                       key=f"{key}_dl")
+                       key=f"{key}_dl", on_click="ignore")
