@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typelevel_bruteforce import all_mappings, brute_score
 
-from metrics.measures.typelevel import microc_branch, microc_lagrange
+from metrics.measures.typelevel import microc_branch, microc_dual, microc_lagrange
 from metrics.measures.typelevel.microc_branch import branch_and_bound
 from metrics.measures.typelevel.type_scores import TypeEntries, best_mapping
 
@@ -109,8 +109,8 @@ class _Ticks:
 @given(st.integers(0, 2**32 - 1), st.integers(-1, 30), st.booleans())
 def test_a_search_stopped_early_gives_a_valid_bound(seed, looks, twins):
     """With no time (the root's bound alone, looks = -1) or stopped after ``looks`` looks at
-    the clock (in the first phase, in the Lagrangian multipliers' search or in the second
-    phase), the mapping is the start's or better and the bound holds:
+    the clock (in the first phase, in either search of the Lagrangian multipliers or in the
+    second phase), the mapping is the start's or better and the bound holds:
     value <= optimum <= bound."""
     size, w, a, _, _ = _tables(seed, twins)
     m, n = w.shape
@@ -120,6 +120,7 @@ def test_a_search_stopped_early_gives_a_valid_bound(seed, looks, twins):
         clock = _Ticks()
         mp.setattr(microc_branch, "time", clock)
         mp.setattr(microc_lagrange, "time", clock)
+        mp.setattr(microc_dual, "time", clock)
         found = branch_and_bound(size, w, a, start, seconds=looks + 0.5 if looks >= 0 else 0)
     top = max(_by_hand(size, w, a, h) for h in itertools.product(range(n), repeat=m))
     assert _by_hand(size, w, a, start) - 1e-12 <= found.value <= top + 1e-12

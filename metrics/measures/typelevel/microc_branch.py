@@ -34,6 +34,10 @@ class c, U_c = S⁰_c + Σ s_k and W̄_c = W⁰_c + Σ w_kc over the remaining c
   dearer a node. Its multipliers are searched at the root, then again at each node
   (:data:`_NODE_STEPS` steps from the parent's; any give a bound), each relaxed solution
   rounded into a mapping that may replace the best one.
+* **Bound 4** (the same relaxation solved exactly, :mod:`metrics.measures.typelevel.microc_dual`):
+  its multipliers, from bound 3's, searched further at the root on the exact relaxation for at
+  most :data:`_DUAL_SHARE` of the time, then fixed; each node reads its children's bounds from
+  tables built once (one maximum over a small table a class), and bound 3's node steps stop.
 * **Identical clusters** (equal s_k and w_k: brown-100 has 56 distinct of 91 on a topic) are
   placed next to each other, and a cluster takes no class below the one its identical
   predecessor took: one mapping of each set of mappings that differ by swapping identical
@@ -43,11 +47,11 @@ class c, U_c = S⁰_c + Σ s_k and W̄_c = W⁰_c + Σ w_kc over the remaining c
 
 The search runs in two phases: for :data:`_PLAIN_SHARE` of the time with bounds 1 and 2 alone
 (the easy cases end there), then, if not finished, from the root again with bound 3 too (its
-multipliers searched for at most :data:`_ROOT_SHARE` of the time), the best mapping kept and the
-clusters the Lagrangian relaxation splits or leaves out placed first. The bounds are exact at a
-leaf. The bounds of all n children of a node are computed at once (numpy over the remaining
-clusters and classes: each cluster's best and second-best class, the child's own class
-replaced). A node whose bound is not above the best score by more than :data:`PRUNE_TOL` is
+multipliers searched for at most :data:`_ROOT_SHARE` of the time) and bound 4, the best mapping
+kept and the clusters the Lagrangian relaxation splits or leaves out placed first. The bounds
+are exact at a leaf. The bounds of all n children of a node are computed at once (numpy over
+the remaining clusters and classes: each cluster's best and second-best class, the child's own
+class replaced). A node whose bound is not above the best score by more than :data:`PRUNE_TOL` is
 cut. At the time limit the bound returned is the largest of the open nodes' (the gap).
 """
 
@@ -58,6 +62,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.measures.typelevel.microc_dual import dual_tables
 from metrics.measures.typelevel.microc_lagrange import (
     class_values,
     mapping_value,
@@ -80,6 +85,8 @@ _PRICE_SWEEPS = 4
 #: there), and the share the root's multipliers of the Lagrangian bound may take after it.
 _PLAIN_SHARE = 0.15
 _ROOT_SHARE = 0.35
+#: The share of the time the exact Lagrangian bound's multipliers may take after that.
+_DUAL_SHARE = 0.25
 #: Subgradient steps on the multipliers at each node of the second phase.
 _NODE_STEPS = 6
 
@@ -133,11 +140,13 @@ class _Search:
         self.best = mapping_value(size, w, a, self.target)
         self.tol = PRUNE_TOL * float(size.sum())
         self.path = np.zeros(self.m, dtype=np.int64)
+        self.seconds = seconds
         self.deadline = time.monotonic() + seconds
         self.nodes = 0
         self.classes = np.arange(self.n)
         self.prices = [self._slopes(self.target)]
         self.mu: np.ndarray | None = None  # the Lagrangian bound's multipliers (in order)
+        self.dual = None  # the exact Lagrangian bound's tables (microc_dual)
         self.grid = size_grid(float(size.sum()))
 
     def _arrange(self, order: np.ndarray) -> None:
@@ -164,7 +173,17 @@ class _Search:
         pos = np.lexsort((*self.w_ord.T[::-1], -self.s_ord, whole))
         self._arrange(self.order[pos])
         self.mu = mu[pos]
-        return root[pos]
+        root = root[pos]
+        if _DUAL_SHARE > 0:
+            self.dual, _ = dual_tables(self.s_ord, self.w_ord, self.a, root, self.mu, self._round,
+                                       time.monotonic() + _DUAL_SHARE * self.seconds)
+        return root
+
+    def _round(self, rounded: np.ndarray) -> float:
+        """Offer the best mapping with the clusters ``rounded`` places (>= 0) moved; the best
+        score after."""
+        self._offer(0, rounded)
+        return self.best
 
     def run(self, root: np.ndarray) -> float | None:
         """Search from the root until done (None) or the deadline: then the largest bound of
@@ -264,7 +283,10 @@ class _Search:
                 second = (k[0].sum() - k[0] + k[1]) + self._relaxed(
                     cut(priced + rest_w * ch[0]), cut(priced + rest_w * ch[1]))
                 out = np.minimum(out, second)
-            if mu is not None and np.any(out[mask[0]] > self.best + self.tol):
+            if self.dual is not None and np.any(out[mask[0]] > self.best + self.tol):
+                out = np.minimum(out, self.dual.children(j, s0, w0, mask[0]))
+            if (mu is not None and self.dual is None
+                    and np.any(out[mask[0]] > self.best + self.tol)):
                 # the Lagrangian bound (microc_lagrange), when the others cut not every child
                 mu = mu[1:]
                 values, _ = class_values(self.s_ord[j + 1:], rest_w, a, mu, np.stack((s0, s1)),
@@ -318,7 +340,7 @@ class _Search:
             raise _Timeout
         mask = mask.copy()
         self.prune_classes(j, s0, w0, mask)
-        if mu is not None and j and _NODE_STEPS:
+        if mu is not None and j and _NODE_STEPS and self.dual is None:
             mu, bound, rounded = node_multipliers(self.s_ord[j:], self.w_ord[j:], self.a, mu, s0,
                                                   w0, mask, self.grid, self.best + self.tol,
                                                   _NODE_STEPS)
