@@ -519,3 +519,21 @@ def test_meta_evaluation_page_on_replab():
     want = meta_evaluate(evaluate(live.campaign(src), names), [], names).to_dataframe()
     for metric, rob in zip(want["metric"], want["robustness"], strict=True):
         assert f"{rob:.3f}" in shown and metric[:20] in shown
+
+
+def test_leaderboard_ranking_cuts_long_names_in_the_middle(app):
+    # the grid cut "SVM_terms_jaccard_HAC_60%" at the right to "SVM_terms_jaccard_HAC_6" in its
+    # 173 px column at 1024 px: the shown names are cut in the middle to fit, the whole names
+    # stay in the frame's hidden columns
+    from dashboard.figures import short  # noqa: PLC0415
+    open_page(app, "leaderboard")
+    el = next(d for d in app.dataframe if "n_improved" in d.value.columns)
+    table = el.value
+    shown = list(el.proto.column_order)
+    assert "name" in shown and "reference_name" in shown
+    assert "system" not in shown and "reference_system" not in shown
+    assert (table["name"].str.len() <= 22).all() and (table["reference_name"].str.len() <= 21).all()
+    assert table["name"].tolist() == [short(s, 22) for s in table["system"]]
+    long = table[table["system"].str.len() > 22].iloc[0]
+    assert "\u2026" in long["name"] and long["name"].endswith(long["system"][-5:])
+    assert (table.loc[table["reference_system"] == "", "reference_name"] == "").all()
