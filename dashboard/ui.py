@@ -16,6 +16,7 @@ from dashboard.data.uploads import user_text
 from dashboard.render.downloads import figures_zip
 from dashboard.state import Selection
 from metrics.errors import UnanimityError
+from metrics.reports.numbers import n_of
 
 if TYPE_CHECKING:  # the data layer loads after the page's first paint
     from dashboard.data.view import Settings
@@ -195,3 +196,13 @@ def pair_caption(sel: Selection | Settings) -> str:
     return (f"{fmt_system(sel.a, 'A')} vs {fmt_system(sel.b, 'B')} \u00b7 "
             f"{sel.precision} / {sel.recall} \u00b7 \u03b1 = {sel.alpha:.2f} \u00b7 "
             f"{sel.average} average \u00b7 UIR threshold {sel.threshold:.2f}")
+
+
+def flips_sentence(n_flips: int, n_robust: int) -> str:
+    """The Leaderboard's sentence on the pairs two aggregation rules order differently, and
+    how many of them UIR calls a robust improvement (docs/rankings.md)."""
+    if n_flips == 1:
+        return ("1 pair is ordered one way by one rule and the other way by another; UIR "
+                + ("calls it" if n_robust else "does not call it") + " a robust improvement.")
+    return (f"{n_of(n_flips, 'pair')} are ordered one way by one rule and the other way by "
+            f"another; UIR calls {n_robust:,} of them a robust improvement.")

@@ -537,3 +537,15 @@ def test_leaderboard_ranking_cuts_long_names_in_the_middle(app):
     long = table[table["system"].str.len() > 22].iloc[0]
     assert "\u2026" in long["name"] and long["name"].endswith(long["system"][-5:])
     assert (table.loc[table["reference_system"] == "", "reference_name"] == "").all()
+
+
+def test_counts_take_the_number_of_their_noun():
+    from dashboard.ui import flips_sentence  # noqa: PLC0415
+    from metrics.reports.numbers import n_of  # noqa: PLC0415
+    assert (n_of(1, "pair"), n_of(0, "pair"), n_of(1190, "pair")) == ("1 pair", "0 pairs",
+                                                                      "1,190 pairs")
+    assert n_of(2, "query", "queries") == "2 queries"
+    assert flips_sentence(1, 0).startswith("1 pair is ordered")
+    assert "does not call it" in flips_sentence(1, 0) and "calls it a" in flips_sentence(1, 1)
+    assert flips_sentence(569, 12).startswith("569 pairs are ordered")
+    assert "calls 12 of them" in flips_sentence(569, 12)

@@ -271,8 +271,7 @@ def _below() -> None:
         n_robust = int(agg.flips["uir_robust"].sum())
         st.caption(
             f"One line per system (the top {n_top} by F\u03b1, and A, B; \u25c6 Pareto-optimal). "
-            f"{len(agg.flips)} pairs are ordered one way by one rule and the other way by another; "
-            f"UIR calls {n_robust} of them a robust improvement."
+            + ui.flips_sentence(len(agg.flips), n_robust)
             + (f" Least agreement: {RULE_LABELS.get(worst['rule_a'], worst['rule_a'])} vs "
                f"{RULE_LABELS.get(worst['rule_b'], worst['rule_b'])}, Kendall \u03c4 = "
                f"{worst['kendall_tau']:.2f}." if worst is not None else "")
@@ -305,8 +304,8 @@ def _below() -> None:
                                                       "the other (threshold and profile above)")})
         st.caption(("The pairs that two rules order differently"
                     if len(flips) == len(agg.flips) else
-                    f"Of the {len(agg.flips)} pairs that two rules order differently, the "
-                    f"{len(flips)} whose two systems are both on the chart")
+                    f"Of the {ui.n_of(len(agg.flips), 'pair')} that two rules order "
+                    f"differently, the {len(flips):,} whose two systems are both on the chart")
                    + "; `unanimity compare` writes all of them with every rule's order to "
                    "`aggregation_flips.csv`.")
 
