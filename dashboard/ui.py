@@ -106,6 +106,14 @@ def below_first_chart(after_chart: bool) -> bool:
 ROW_PX, BORDER_PX = 35, 3
 
 
+def name_chars(width: int) -> int:
+    """How many characters of a system name a data grid column ``width`` px wide shows whole
+    (14 px text, some 7.4 px a character with digits and "%", 16 px of cell padding): names
+    longer are cut in the middle to it (:func:`dashboard.figures.short`), as the grid would cut
+    them at the right. 173 px: 21 characters."""
+    return (width - 16) * 10 // 74
+
+
 def table_height(n_rows: int, cap: int) -> int:
     """Height of an ``st.dataframe`` that shows ``n_rows`` rows without a scroll bar, at most
     ``cap`` pixels: the header and one row per data row (one for an empty table, where the grid

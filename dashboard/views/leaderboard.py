@@ -102,10 +102,11 @@ def _below() -> None:
         # names cut in the middle to the width of their column (the grid would cut
         # "SVM_terms_jaccard_HAC_60%" at the right, losing the end that tells runs apart); the
         # whole names stay in the frame, in hidden columns, and in the Export page's CSV
-        name_chars = 19 if n_base else 22
+        name_px, ref_px = (150 if n_base else 173), 160
         rows_shown = rows_shown.assign(
-            name=rows_shown["system"].map(lambda s: short(s, name_chars)),
-            reference_name=rows_shown["reference_system"].map(lambda s: short(s, 21)))
+            name=rows_shown["system"].map(lambda s: short(s, ui.name_chars(name_px))),
+            reference_name=rows_shown["reference_system"].map(
+                lambda s: short(s, ui.name_chars(ref_px))))
         st.subheader("Ranking", anchor=False)
         st.caption("\u25c6 Pareto-optimal on the means. "
                    "Reference system: the system that improves this one with the highest UIR "
@@ -130,7 +131,7 @@ def _below() -> None:
                     "", width=70 if n_base else 30,
                     help="A, B: the selected pair; \u25c6: Pareto-optimal on the metrics' means "
                          "(no system at least as good on every metric and better on one)"),
-                "name": st.column_config.TextColumn("System", width=150 if n_base else 173),
+                "name": st.column_config.TextColumn("System", width=name_px),
                 "f": st.column_config.NumberColumn("F\u03b1", format="%.3f", width=55,
                                                    help=f"F\u03b1 at \u03b1 = {cfg.alpha:.2f}, "
                                                         f"{cfg.average} average"),
@@ -140,7 +141,7 @@ def _below() -> None:
                 "recall": st.column_config.NumberColumn(
                     heads[1], format="%.3f", width=58,
                     help=f"mean {cfg.recall}"),
-                "reference_name": st.column_config.TextColumn("Reference system", width=160),
+                "reference_name": st.column_config.TextColumn("Reference system", width=ref_px),
                 "reference_uir": st.column_config.TextColumn("its UIR", width=55,
                                                              help="UIR(reference, system)"),
                 "n_improved": st.column_config.NumberColumn("# impr.", width=58,
