@@ -16,6 +16,7 @@ from dashboard.data.uploads import user_text
 from dashboard.render.downloads import figures_zip
 from dashboard.state import Selection
 from metrics.errors import UnanimityError
+from metrics.reports.numbers import n_of
 
 if TYPE_CHECKING:  # the data layer loads after the page's first paint
     from dashboard.data.view import Settings
@@ -103,6 +104,14 @@ def below_first_chart(after_chart: bool) -> bool:
 
 #: a data grid's row and header height in pixels, and its borders
 ROW_PX, BORDER_PX = 35, 3
+
+
+def name_chars(width: int) -> int:
+    """How many characters of a system name a data grid column ``width`` px wide shows whole
+    (14 px text, some 7.4 px a character with digits and "%", 16 px of cell padding): names
+    longer are cut in the middle to it (:func:`dashboard.figures.short`), as the grid would cut
+    them at the right. 173 px: 21 characters."""
+    return (width - 16) * 10 // 74
 
 
 def table_height(n_rows: int, cap: int) -> int:
@@ -196,3 +205,13 @@ def pair_caption(sel: Selection | Settings) -> str:
     return (f"{fmt_system(sel.a, 'A')} vs {fmt_system(sel.b, 'B')} \u00b7 "
             f"{sel.precision} / {sel.recall} \u00b7 \u03b1 = {sel.alpha:.2f} \u00b7 "
             f"{sel.average} average \u00b7 UIR threshold {sel.threshold:.2f}")
+
+
+def flips_sentence(n_flips: int, n_robust: int) -> str:
+    """The Leaderboard's sentence on the pairs two aggregation rules order differently, and
+    how many of them UIR calls a robust improvement (docs/rankings.md)."""
+    if n_flips == 1:
+        return ("1 pair is ordered one way by one rule and the other way by another; UIR "
+                + ("calls it" if n_robust else "does not call it") + " a robust improvement.")
+    return (f"{n_of(n_flips, 'pair')} are ordered one way by one rule and the other way by "
+            f"another; UIR calls {n_robust:,} of them a robust improvement.")

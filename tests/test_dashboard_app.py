@@ -525,3 +525,45 @@ def test_meta_evaluation_page_on_replab():
     want = meta_evaluate(evaluate(live.campaign(src), names), [], names).to_dataframe()
     for metric, rob in zip(want["metric"], want["robustness"], strict=True):
         assert f"{rob:.3f}" in shown and metric[:20] in shown
+
+
+def test_leaderboard_ranking_cuts_long_names_in_the_middle(app):
+    # the grid cut "SVM_terms_jaccard_HAC_60%" at the right to "SVM_terms_jaccard_HAC_6" in its
+    # 173 px column at 1024 px: the shown names are cut in the middle to fit, the whole names
+    # stay in the frame's hidden columns
+    from dashboard.figures import short  # noqa: PLC0415
+    open_page(app, "leaderboard")
+    el = next(d for d in app.dataframe if "n_improved" in d.value.columns)
+    table = el.value
+    shown = list(el.proto.column_order)
+    assert "name" in shown and "reference_name" in shown
+    assert "system" not in shown and "reference_system" not in shown
+    assert (table["name"].str.len() <= 21).all() and (table["reference_name"].str.len() <= 19).all()
+    assert table["name"].tolist() == [short(s, 21) for s in table["system"]]
+    long = table[table["system"].str.len() > 21].iloc[0]
+    assert "\u2026" in long["name"] and long["name"].endswith(long["system"][-5:])
+    assert (table.loc[table["reference_system"] == "", "reference_name"] == "").all()
+
+
+def test_counts_take_the_number_of_their_noun():
+    from dashboard.ui import flips_sentence  # noqa: PLC0415
+    from metrics.reports.numbers import n_of  # noqa: PLC0415
+    assert (n_of(1, "pair"), n_of(0, "pair"), n_of(1190, "pair")) == ("1 pair", "0 pairs",
+                                                                      "1,190 pairs")
+    assert n_of(2, "query", "queries") == "2 queries"
+    assert flips_sentence(1, 0).startswith("1 pair is ordered")
+    assert "does not call it" in flips_sentence(1, 0) and "calls it a" in flips_sentence(1, 1)
+    assert flips_sentence(569, 12).startswith("569 pairs are ordered")
+    assert "calls 12 of them" in flips_sentence(569, 12)
+
+
+def test_compare_pairs_names_fit_their_170_px_columns(app):
+    # 23 characters (the former cut) put the "%" of SVM_terms_jaccard_HAC_50% on the column's
+    # border at 1024 px; a name is cut in the middle to what 170 px shows whole
+    from dashboard.ui import name_chars  # noqa: PLC0415
+    open_page(app, "compare")
+    table = next(d.value for d in app.dataframe if "pair_class" in d.value.columns)
+    assert name_chars(170) == 20
+    for col in ("system_a", "system_b"):
+        assert table[col].str.len().max() <= 20
+    assert table["system_a"].str.contains("\u2026").any()

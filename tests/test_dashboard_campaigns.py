@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -118,11 +119,25 @@ def test_switch_offers_the_type_level_pairs_first(ud_app):
     assert set(sel.systems) == set(load(UD).systems)
 
 
+#: words a slide should not show: a count of one with a plural noun ("1 pairs are ordered ..."
+#: on UD's Leaderboard), and a missing value printed as Python or numpy writes it
+_NOT_ON_A_SLIDE = re.compile(r"(?<![\d.,])1 (?:pairs|systems|topics|metrics|groups|items)\b"
+                             r"|\bNone\b|\bnan\b")
+
+
+def assert_slide_words(at: AppTest) -> None:
+    text = [str(e.value) for kind in ("caption", "markdown", "subheader", "metric")
+            for e in getattr(at, kind)]
+    bad = [t for t in text if _NOT_ON_A_SLIDE.search(t)]
+    assert not bad, bad
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_on_the_token_tagging_campaign(ud_app, page):
     ud_app.switch_page(page).run()
     assert_clean(ud_app)
     assert ud_app.session_state["_selection"].source.key == "ud-ewt"
+    assert_slide_words(ud_app)
 
 
 def test_type_level_page_renders_the_rank_comparison(ud_app):
@@ -178,6 +193,7 @@ def test_every_page_on_a_ranking_campaign(trec_app, pair, page):
     assert_clean(trec_app)
     sel = trec_app.session_state["_selection"]
     assert (sel.precision, sel.recall) == RANKING_PAIRS[pair]
+    assert_slide_words(trec_app)
     assert trec_app.toggle(key="baselines").proto.disabled  # no baselines for rankings
     if page == "views/compare.py":
         assert any("drill-down is unavailable" in i.value and "organisations" in i.value

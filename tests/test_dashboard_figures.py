@@ -14,8 +14,10 @@ import pytest
 
 from dashboard import figures as F
 from dashboard.figures.campaign import BACKGROUND_TOL
+from dashboard.figures.pr_plane import ISO_LEVELS, label_box, pr_plane_figure
 from dashboard.figures.style import short
 from dashboard.render.report_html import build_report
+from metrics.comparison.curves import iso_f_points
 from metrics.meta.constraints_clustering import CONSTRAINTS
 
 SYSTEMS = ["alpha_sys", "beta_sys", "SVM_allfeatures_HAC_100%", "d"]
@@ -329,3 +331,22 @@ def test_many_pairs_are_a_density_with_system_a_as_points():
     small = F.delta_f_uir_figure(pairs.head(100), 0.25, "p", "r", 0.5)
     assert {t.type for t in small.data} == {"scatter"}
     assert sum(len(t.x) for t in small.data) == 100
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 0.9, 1.0])
+def test_pr_plane_iso_labels_one_per_curve_and_apart(alpha):
+    # at alpha = 0.5 the curves F = 0.1 and 0.2 end 0.06 apart on the top edge: their labels
+    # touched ("0.10.2"); every label sits at an end of its curve, on the top or right edge
+    board = pd.DataFrame({"system": ["s"], "precision": [0.5], "recall": [0.5], "f": [0.5]})
+    fig = pr_plane_figure(board, "P", "R", alpha)
+    t = next(tr for tr in fig.data if tr.mode == "text")
+    assert sorted(t.text) == [f"{lv:.1f}" for lv in ISO_LEVELS]
+    pos = t.textposition if isinstance(t.textposition, tuple) else [t.textposition] * len(t.x)
+    boxes = [label_box(x, y, ps) for x, y, ps in zip(t.x, t.y, pos, strict=True)]
+    for i, a in enumerate(boxes):
+        for b in boxes[:i]:
+            assert not (a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]), (a, b)
+    for x, y, txt in zip(t.x, t.y, t.text, strict=True):
+        p, r = iso_f_points(float(txt), alpha)
+        ends = {(round(r[k], 6), round(p[k], 6)) for k in (0, -1)}
+        assert (round(x, 6), round(y, 6)) in ends and max(x, y) == pytest.approx(1.0)

@@ -19,6 +19,39 @@ __all__ = ["pr_plane_figure", "ISO_LEVELS"]
 ISO_LEVELS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
+#: A label's box in data units (about 26 x 17 px at the plane's 520 px height, some 370 px to
+#: the unit: "0.1" at 12 px is 20 px wide); two labels whose boxes meet are moved apart.
+LABEL_BOX = (0.07, 0.045)
+
+
+def label_box(x: float, y: float, position: str) -> tuple[float, float, float, float]:
+    """``(x0, x1, y0, y1)`` of a label written at ``(x, y)`` with Plotly's ``position``
+    ("top right": above and right of the point; "middle right": right of it)."""
+    w, h = LABEL_BOX
+    y0 = y if position == "top right" else y - h / 2
+    return x, x + w, y0, y0 + h
+
+
+def _label_spot(placed: list[tuple[float, float, str, str]], r: np.ndarray, p: np.ndarray,
+                alpha: float, text: str) -> tuple[float, float, str, str]:
+    """Where to write an iso-curve's label: at its end on the top edge (P = 1) or on the right
+    edge (R = 1), the one nearer the curves' spread at ``alpha`` first (the top for alpha <= 0.5,
+    where the curves meet the top edge far apart), the other when the first meets a label
+    already ``placed``. At alpha = 0.5 the curves F = 0.1 and 0.2 end 0.06 apart on the top edge:
+    one label goes to the right edge instead of touching the other."""
+    i, j = int(np.argmax(p)), int(np.argmax(r))
+    top = (float(r[i]), float(p[i]), text, "top right")
+    right = (float(r[j]), float(p[j]), text, "middle right")
+    ends = [e for e in ((top, right) if alpha <= 0.5 else (right, top))
+            if (e is top and e[1] >= 1 - 1e-9) or (e is right and e[0] >= 1 - 1e-9)]
+    boxes = [label_box(x, y, pos) for x, y, _, pos in placed]
+    for end in ends:
+        x0, x1, y0, y1 = label_box(end[0], end[1], end[3])
+        if not any(x0 < b[1] and b[0] < x1 and y0 < b[3] and b[2] < y1 for b in boxes):
+            return end
+    return ends[0] if ends else top
+
+
 def pr_plane_figure(board: pd.DataFrame, precision: str, recall: str, alpha: float,
                     highlight: dict[str, str] | None = None) -> go.Figure:
     """Systems in the precision (y) / recall (x) plane with the iso-F_alpha curves at ``alpha``.
@@ -36,22 +69,22 @@ def pr_plane_figure(board: pd.DataFrame, precision: str, recall: str, alpha: flo
     # instead of nine and nine annotations, built and drawn in a fraction of the time
     xs: list[np.ndarray] = []
     ys: list[np.ndarray] = []
-    labels = []
+    labels: list[tuple[float, float, str, str]] = []
     gap = np.array([np.nan])
-    for level in ISO_LEVELS:
+    for level in sorted(ISO_LEVELS, reverse=True):  # the crowded low levels give way
         p, r = iso_f_points(level, alpha)
         xs += [np.asarray(r, dtype=float), gap]
         ys += [np.asarray(p, dtype=float), gap]
         if len(r):
-            labels.append((float(r[-1]), float(p[-1]), f"{level:.1f}"))
+            labels.append(_label_spot(labels, r, p, alpha, f"{level:.1f}"))
     fig.add_trace(go.Scatter(
         x=np.concatenate(xs), y=np.concatenate(ys), mode="lines", connectgaps=False,
         line=dict(color="#BBBBBB", width=1, dash="dot"), hoverinfo="skip",
         name=f"F\u03b1 = const (\u03b1 = {alpha:.2f})"))
     if labels:
-        lx, ly, lt = zip(*labels, strict=True)
+        lx, ly, lt, lpos = zip(*labels, strict=True)
         fig.add_trace(go.Scatter(
-            x=lx, y=ly, text=lt, mode="text", textposition="top right", cliponaxis=False,
+            x=lx, y=ly, text=lt, mode="text", textposition=list(lpos), cliponaxis=False,
             textfont=dict(size=MIN_FONT, color="#888"), hoverinfo="skip", showlegend=False))
     role = board["system"].map(lambda s: highlight.get(s, ""))
     colour = np.where(role == "A", COLOR_A, np.where(role == "B", COLOR_B, "#555555"))

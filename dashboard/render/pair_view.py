@@ -15,7 +15,7 @@ from typing import Literal
 import pandas as pd
 
 from metrics.comparison.effect_size import PairedEffect
-from metrics.reports.numbers import format_p
+from metrics.reports.numbers import format_p, n_of
 from metrics.reports.pair_report import PairReport
 
 __all__ = ["Card", "summary_cards", "counts_caption", "tests_frame", "tests_display",
@@ -75,7 +75,7 @@ def summary_cards(rep: PairReport) -> list[Card]:
 
 def counts_caption(rep: PairReport) -> str:
     """The sentence under the counts chart."""
-    return (f"**A \u2265\u2200 B** on {rep.n_a_better} topics, **B \u2265\u2200 A** on "
+    return (f"**A \u2265\u2200 B** on {n_of(rep.n_a_better, 'topic')}, **B \u2265\u2200 A** on "
             f"{rep.n_b_better}, tied on every metric on {rep.n_tied}, metric-biased (the metrics "
             f"disagree) on {rep.n_biased}.")
 

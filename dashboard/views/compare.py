@@ -258,7 +258,7 @@ with ui.guard("The pairs table"):
                         "pair_class") if c in shown.columns]
     # widths that fit the page at 1024 px, long names cut in the middle (their ends tell runs
     # apart); every column, with whole names, is in the pairs CSV (Export page)
-    shown = shown.assign(**{c: shown[c].map(lambda s: figures.short(s, 23))
+    shown = shown.assign(**{c: shown[c].map(lambda s: figures.short(s, ui.name_chars(170)))
                             for c in ("system_a", "system_b")})
     st.dataframe(shown[cols], key="cmp_pairs", hide_index=True, width="stretch",
                  height=ui.table_height(len(shown), 420), column_config={

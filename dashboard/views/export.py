@@ -18,6 +18,7 @@ from dashboard.figures.ranking import hasse_figure
 from dashboard.figures.uncertainty import rank_intervals_figure
 from dashboard.render import downloads, pair_view, report_html
 from metrics.reports.latex import LATEX_TOP
+from metrics.reports.numbers import n_of
 from metrics.reports.pair_report import verdict_sentence
 
 REPORT_TOP = 40  # leaderboard rows and UIR-matrix systems in the HTML report (A, B always kept)
@@ -138,7 +139,7 @@ def _sections(comp) -> list[tuple]:
             ties.to_dataframe(), ties.hasse, score_label=f"F\u03b1 ({cfg.alpha:.2f})")),
         (f"A = {cfg.a} vs B = {cfg.b}",
          f"UIR(A, B) = {res.uir:+.3f}, parametric UIR = {res.uir_param:+.3f}; "
-         f"A \u2265\u2200 B on {res.n_a_better} topics, "
+         f"A \u2265\u2200 B on {n_of(res.n_a_better, 'topic')}, "
          f"B \u2265\u2200 A on {res.n_b_better}, tied {res.n_tied}, biased {res.n_biased}.",
          figures.pair_curves_figure(live.curves(v.table, cfg.average)[[cfg.a, cfg.b]], cfg.a,
                                     cfg.b, list(res.crossings), cfg.precision, cfg.recall,

@@ -99,6 +99,14 @@ def _below() -> None:
                 lambda v: "" if v is None or v != v else f"{v:.2f}"),
         )[["rank", "role", "system", "f", "precision", "recall", "reference_system",
            "reference_uir", "n_improved"]]
+        # names cut in the middle to the width of their column (the grid would cut
+        # "SVM_terms_jaccard_HAC_60%" at the right, losing the end that tells runs apart); the
+        # whole names stay in the frame, in hidden columns, and in the Export page's CSV
+        name_px, ref_px = (150 if n_base else 173), 160
+        rows_shown = rows_shown.assign(
+            name=rows_shown["system"].map(lambda s: short(s, ui.name_chars(name_px))),
+            reference_name=rows_shown["reference_system"].map(
+                lambda s: short(s, ui.name_chars(ref_px))))
         st.subheader("Ranking", anchor=False)
         st.caption("\u25c6 Pareto-optimal on the means. "
                    "Reference system: the system that improves this one with the highest UIR "
@@ -115,13 +123,15 @@ def _below() -> None:
             rows_shown, key="lb_table", hide_index=True, width="stretch",
             height=ui.table_height(len(rows_shown), 460), on_select="rerun",
             selection_mode="single-row",
+            column_order=["rank", "role", "name", "f", "precision", "recall", "reference_name",
+                          "reference_uir", "n_improved"],
             column_config={
                 "rank": st.column_config.NumberColumn("#", width=38),
                 "role": st.column_config.TextColumn(
                     "", width=70 if n_base else 30,
                     help="A, B: the selected pair; \u25c6: Pareto-optimal on the metrics' means "
                          "(no system at least as good on every metric and better on one)"),
-                "system": st.column_config.TextColumn("System", width=150 if n_base else 173),
+                "name": st.column_config.TextColumn("System", width=name_px),
                 "f": st.column_config.NumberColumn("F\u03b1", format="%.3f", width=55,
                                                    help=f"F\u03b1 at \u03b1 = {cfg.alpha:.2f}, "
                                                         f"{cfg.average} average"),
@@ -131,7 +141,7 @@ def _below() -> None:
                 "recall": st.column_config.NumberColumn(
                     heads[1], format="%.3f", width=58,
                     help=f"mean {cfg.recall}"),
-                "reference_system": st.column_config.TextColumn("Reference system", width=160),
+                "reference_name": st.column_config.TextColumn("Reference system", width=ref_px),
                 "reference_uir": st.column_config.TextColumn("its UIR", width=55,
                                                              help="UIR(reference, system)"),
                 "n_improved": st.column_config.NumberColumn("# impr.", width=58,
@@ -262,8 +272,7 @@ def _below() -> None:
         n_robust = int(agg.flips["uir_robust"].sum())
         st.caption(
             f"One line per system (the top {n_top} by F\u03b1, and A, B; \u25c6 Pareto-optimal). "
-            f"{len(agg.flips)} pairs are ordered one way by one rule and the other way by another; "
-            f"UIR calls {n_robust} of them a robust improvement."
+            + ui.flips_sentence(len(agg.flips), n_robust)
             + (f" Least agreement: {RULE_LABELS.get(worst['rule_a'], worst['rule_a'])} vs "
                f"{RULE_LABELS.get(worst['rule_b'], worst['rule_b'])}, Kendall \u03c4 = "
                f"{worst['kendall_tau']:.2f}." if worst is not None else "")
@@ -296,8 +305,8 @@ def _below() -> None:
                                                       "the other (threshold and profile above)")})
         st.caption(("The pairs that two rules order differently"
                     if len(flips) == len(agg.flips) else
-                    f"Of the {len(agg.flips)} pairs that two rules order differently, the "
-                    f"{len(flips)} whose two systems are both on the chart")
+                    f"Of the {ui.n_of(len(agg.flips), 'pair')} that two rules order "
+                    f"differently, the {len(flips):,} whose two systems are both on the chart")
                    + "; `unanimity compare` writes all of them with every rule's order to "
                    "`aggregation_flips.csv`.")
 

@@ -94,9 +94,11 @@ def iso_f_points(f: float, alpha: float, n: int = 200) -> tuple[np.ndarray, np.n
 
     F_alpha = 1 / (alpha / P + (1 - alpha) / R), so for 0 < alpha < 1
 
-        R = (1 - alpha) f P / (P - alpha f),   P in (alpha f, 1],
+        R = (1 - alpha) f P / (P - alpha f),   P in [P0, 1],
 
-    kept where R <= 1; for alpha = 1 the line P = f, for alpha = 0 the line R = f.
+    from the square's right edge (R = 1 at P0 = alpha f / (1 - (1 - alpha) f)) to its top edge
+    (P = 1), so the curve reaches both edges; for alpha = 1 the line P = f, for alpha = 0 the
+    line R = f.
     """
     if not 0 <= alpha <= 1 or not 0 < f <= 1:
         raise ValueError(f"alpha must be in [0, 1] and f in (0, 1], got {alpha!r}, {f!r}")
@@ -105,7 +107,6 @@ def iso_f_points(f: float, alpha: float, n: int = 200) -> tuple[np.ndarray, np.n
         return np.full(n, float(f)), line
     if alpha == 0:
         return line, np.full(n, float(f))
-    p = np.linspace(alpha * f, 1.0, n + 1)[1:]
+    p = np.linspace(alpha * f / (1 - (1 - alpha) * f), 1.0, n)
     r = (1 - alpha) * f * p / (p - alpha * f)
-    keep = r <= 1.0 + 1e-12
-    return p[keep], np.minimum(r[keep], 1.0)
+    return p, np.minimum(r, 1.0)

@@ -1,4 +1,4 @@
-"""How a report, the CLI and the dashboard print a p-value: one format everywhere.
+"""How a report, the CLI and the dashboard print a p-value and a count: one format everywhere.
 
 Fixed-point with three decimals down to 0.001 (``0.034``, ``1.000``), scientific notation with
 two significant digits below it (``6.2e-08``), an en dash where there is no test (NaN).
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["format_p", "P_FIXED_BELOW"]
+__all__ = ["format_p", "n_of", "P_FIXED_BELOW"]
 
 #: Below this a p-value is printed in scientific notation (fixed-point would print 0.000).
 P_FIXED_BELOW = 0.001
@@ -24,3 +24,9 @@ def format_p(p: float | None) -> str:
         return "\u2013"
     p = float(p)
     return f"{p:.1e}" if p < P_FIXED_BELOW else f"{p:.3f}"
+
+
+def n_of(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` with thousands separators and ``noun`` in the number it takes: "1 pair",
+    "1,190 pairs" (``plural`` where adding an "s" is wrong)."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
