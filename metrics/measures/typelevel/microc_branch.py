@@ -28,31 +28,26 @@ class c, U_c = S⁰_c + Σ s_k and W̄_c = W⁰_c + Σ w_kc over the remaining c
   linear functions of W, hence convex, hence below its chord over [W⁰_c, W̄_c]: again a sum over
   clusters (λ_c s_k + chord slope · w_kc). Two price vectors are tried: the slopes ∂g_c/∂S of
   the best mapping found, and prices that minimise the bound at the root (coordinate search).
-* **Bound 3** (Lagrangian, :mod:`metrics.measures.typelevel.microc_lagrange`): multipliers of
-  "each cluster to one class" and, per class, a knapsack over size intervals. Tighter (a gap of
-  0.002-0.005 at the root on UD EWT where bounds 1 and 2 leave 0.05-0.1) but about ten times
-  dearer a node. Its multipliers are searched at the root, then again at each node
-  (:data:`_NODE_STEPS` steps from the parent's; any give a bound), each relaxed solution
-  rounded into a mapping that may replace the best one.
-* **Bound 4** (the same relaxation solved exactly, :mod:`metrics.measures.typelevel.microc_dual`):
-  its multipliers, from bound 3's, searched further at the root on the exact relaxation for at
-  most :data:`_DUAL_SHARE` of the time, then fixed; each node reads its children's bounds from
-  tables built once (one maximum over a small table a class), and bound 3's node steps stop.
+* **Bounds 3 and 4** (Lagrangian: multipliers μ_k of "each cluster to one class"):
+  Σ_c g_c ≤ Σ_k μ_k + Σ_c V_c, V_c the best g_c - μ(T) over the sets T of remaining clusters
+  that may take c. Bound 3 (:mod:`metrics.measures.typelevel.microc_lagrange`) bounds V_c by a
+  knapsack over size intervals, its multipliers searched at the root and again at each node
+  (:data:`_NODE_STEPS` steps); bound 4 (:mod:`metrics.measures.typelevel.microc_dual`) finds
+  V_c exactly by a dynamic program over (s(T), w_c(T)), its multipliers searched at the root
+  from bound 3's for at most :data:`_DUAL_SHARE` of the time, then fixed (bound 3's node steps
+  stop). Each relaxed solution, rounded to a mapping, may replace the best one.
 * **Identical clusters** (equal s_k and w_k: brown-100 has 56 distinct of 91 on a topic) are
-  placed next to each other, and a cluster takes no class below the one its identical
-  predecessor took: one mapping of each set of mappings that differ by swapping identical
-  clusters. Identical clusters keep identical masks (the rule above treats them alike and this
-  one restricts them together), so a move that the rule proves improving can be followed by
-  sorting the identical clusters back, and the pruning stays exact.
+  placed next to each other, each taking no class below its identical predecessor's: one mapping
+  of each set that differ by swapping identical clusters (their masks stay identical, so the
+  pruning stays exact).
 
-The search runs in two phases: for :data:`_PLAIN_SHARE` of the time with bounds 1 and 2 alone
-(the easy cases end there), then, if not finished, from the root again with bound 3 too (its
-multipliers searched for at most :data:`_ROOT_SHARE` of the time) and bound 4, the best mapping
-kept and the clusters the Lagrangian relaxation splits or leaves out placed first. The bounds
-are exact at a leaf. The bounds of all n children of a node are computed at once (numpy over
-the remaining clusters and classes: each cluster's best and second-best class, the child's own
-class replaced). A node whose bound is not above the best score by more than :data:`PRUNE_TOL` is
-cut. At the time limit the bound returned is the largest of the open nodes' (the gap).
+Two phases: :data:`_PLAIN_SHARE` of the time with bounds 1 and 2 alone (the easy cases end
+there), then from the root again with bounds 3 and 4 (bound 3's root multipliers at most
+:data:`_ROOT_SHARE` of the time), the best mapping kept and the clusters the relaxation splits
+or leaves out placed first. The bounds of all n children of a node are computed at once (numpy
+over the remaining clusters and classes); a node whose bound is not above the best score by
+more than :data:`PRUNE_TOL` is cut. At the time limit the bound returned is the largest of the
+open nodes' (the gap).
 """
 
 from __future__ import annotations
@@ -70,6 +65,7 @@ from metrics.measures.typelevel.microc_lagrange import (
     root_multipliers,
     size_grid,
 )
+from metrics.measures.typelevel.microc_prices import chords, phi, slopes
 
 __all__ = ["Branched", "branch_and_bound", "mapping_value", "PRUNE_TOL"]
 
@@ -124,10 +120,6 @@ class _Timeout(Exception):
         self.bound = -np.inf
 
 
-def _phi(s: np.ndarray, a: np.ndarray) -> np.ndarray:
-    return s / (s + a)
-
-
 class _Search:
     """The state of one search (module docstring)."""
 
@@ -144,7 +136,7 @@ class _Search:
         self.deadline = time.monotonic() + seconds
         self.nodes = 0
         self.classes = np.arange(self.n)
-        self.prices = [self._slopes(self.target)]
+        self.prices = [slopes(self.size, self.w, self.a, self.target)]
         self.mu: np.ndarray | None = None  # the Lagrangian bound's multipliers (in order)
         self.dual = None  # the exact Lagrangian bound's tables (microc_dual)
         self.grid = size_grid(float(size.sum()))
@@ -196,34 +188,11 @@ class _Search:
                 self.children(0, z, z, root, mu=self.mu).max())
         return None
 
-    def _slopes(self, target: np.ndarray) -> np.ndarray:
-        """∂g_c/∂S = 2 W_c |c| / (S_c + |c|)² at a mapping."""
-        s_c = np.bincount(target, weights=self.size, minlength=self.n)
-        w_c = np.bincount(target, weights=self.w[np.arange(self.m), target], minlength=self.n)
-        return 2.0 * w_c * self.a / (s_c + self.a) ** 2
-
-    def _psi(self, lam, wv, lo, hi):
-        """ψ_c(W) = max over σ in [lo, hi] of 2 W φ_c(σ) - λ_c σ (stationary point clipped)."""
-        a = self.a
-        with np.errstate(divide="ignore", invalid="ignore"):
-            free = np.where(lam > 0, np.sqrt(2.0 * wv * a / lam) - a, hi)
-        sig = np.minimum(np.maximum(free, lo), hi)
-        return 2.0 * wv * _phi(sig, a) - lam * sig
-
-    def _chords(self, lams, sx, wx, left, w_left):
-        """Bound 2's constant ψ(W⁰) + λ S⁰ and chord slope, shape (prices, states, classes),
-        for the price vectors ``lams`` (prices, 1, n) and the class states ``sx``, ``wx``."""
-        u = sx + left
-        p0 = self._psi(lams, wx, sx, u)
-        slope = np.divide(self._psi(lams, wx + w_left, sx, u) - p0, w_left,
-                          out=np.zeros(p0.shape), where=w_left > 0)
-        return p0 + lams * sx, slope
-
     def prune_classes(self, j: int, s0, w0, mask: np.ndarray) -> None:
         """Remove from ``mask`` the classes no optimum gives a remaining cluster (module
         docstring), until nothing changes."""
         rs, rw, a = self.s_ord[j:, None], self.w_ord[j:], self.a
-        low_own = 2.0 * rw * _phi(s0 + rs, a)
+        low_own = 2.0 * rw * phi(s0 + rs, a)
         peak = np.sqrt(a * (a + rs))  # where S / ((S + |c|)(S + s_k + |c|)) is largest
         count = int(mask.sum())
         while True:
@@ -235,9 +204,9 @@ class _Search:
             knee = np.minimum(np.maximum(w_hi, s0), u)
             gain = np.zeros_like(rw)
             for at in (s0, u, knee, np.clip(peak, s0, knee)):
-                gain = np.maximum(gain, np.minimum(w_hi, at) * (_phi(at + rs, a) - _phi(at, a)))
-            up = 2.0 * rw * _phi(u, a) + 2.0 * gain
-            lo = low_own + 2.0 * w0 * (_phi(u_k, a) - _phi(u_k - rs, a))
+                gain = np.maximum(gain, np.minimum(w_hi, at) * (phi(at + rs, a) - phi(at, a)))
+            up = 2.0 * rw * phi(u, a) + 2.0 * gain
+            lo = low_own + 2.0 * w0 * (phi(u_k, a) - phi(u_k - rs, a))
             mask &= up >= np.where(mask, lo, -np.inf).max(axis=1, keepdims=True) - self.tol
             now = int(mask.sum())
             if now == count:
@@ -265,18 +234,18 @@ class _Search:
         rest_s, rest_w, rest = self.s_ord[j + 1:, None], self.w_ord[j + 1:], mask[1:]
         left, w_left = (rest * rest_s).sum(axis=0), (rest * rest_w).sum(axis=0)
         s1, w1 = s0 + s, w0 + wk  # child c's own class
-        g0, g1 = 2.0 * w0 * _phi(s0, a), 2.0 * w1 * _phi(s1, a)
+        g0, g1 = 2.0 * w0 * phi(s0, a), 2.0 * w1 * phi(s1, a)
         out = g0.sum() - g0 + g1
         if rest_s.size:
             def cut(v):
                 return np.where(rest, v, -np.inf)
 
             def tangent(sx, wx):
-                return rest_s * (2.0 * wx * a / (sx + a) ** 2) + rest_w * 2.0 * _phi(sx + left, a)
+                return rest_s * (2.0 * wx * a / (sx + a) ** 2) + rest_w * 2.0 * phi(sx + left, a)
 
             out = out + self._relaxed(cut(tangent(s0, w0)), cut(tangent(s1, w1)))
             lams = np.array(self.prices if prices is None else prices)
-            const, chord = self._chords(lams[:, None, :], np.stack((s0, s1)),
+            const, chord = chords(self.a, lams[:, None, :], np.stack((s0, s1)),
                                         np.stack((w0, w1)), left, w_left)
             for lam, k, ch in zip(lams, const, chord, strict=True):
                 priced = rest_s * lam
@@ -331,7 +300,7 @@ class _Search:
         if value > self.best:
             self.best = value
             self.target[self.order] = cand
-            self.prices[0] = self._slopes(self.target)
+            self.prices[0] = slopes(self.size, self.w, self.a, self.target)
 
     def visit(self, j: int, s0, w0, mask: np.ndarray, mu: np.ndarray | None) -> None:
         """Search the node at depth j (``mu``: multipliers of clusters j.., or None)."""
