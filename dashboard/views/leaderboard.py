@@ -18,6 +18,7 @@ from dashboard.figures.uncertainty import (
     rank_intervals_figure,
 )
 from metrics.analyses.baselines import BASELINES
+from metrics.reports.numbers import n_of
 
 
 def _head(name: str) -> str:
@@ -305,7 +306,7 @@ def _below() -> None:
                                                       "the other (threshold and profile above)")})
         st.caption(("The pairs that two rules order differently"
                     if len(flips) == len(agg.flips) else
-                    f"Of the {ui.n_of(len(agg.flips), 'pair')} that two rules order "
+                    f"Of the {n_of(len(agg.flips), 'pair')} that two rules order "
                     f"differently, the {len(flips):,} whose two systems are both on the chart")
                    + "; `unanimity compare` writes all of them with every rule's order to "
                    "`aggregation_flips.csv`.")
