@@ -22,7 +22,7 @@ from metrics.analyses import compare
 from metrics.comparison.effect_size import pair_effects
 from metrics.comparison.significance import pair_classes, pair_tests
 from metrics.measures.scoring import evaluate
-from metrics.reports.numbers import format_p
+from metrics.reports.numbers import format_p, signed
 
 P, R = "bcubed_precision", "bcubed_recall"
 
@@ -49,7 +49,9 @@ def replab_bcubed(demo_campaign) -> pd.DataFrame:
 
 
 def _fmt(v: float) -> str:
-    return "n/a" if np.isnan(v) else f"{v:+.2f}"
+    """Two signed decimals; a value that rounds to zero is a tie, "+0.00" (not "-0.00")."""
+    text = "n/a" if np.isnan(v) else f"{v:+.2f}"
+    return "+0.00" if text == "-0.00" else text
 
 
 def assert_page_equals_report(table: pd.DataFrame, test: str = "wilcoxon") -> int:
@@ -162,3 +164,13 @@ def test_the_page_renders_the_pair_view_of_the_report(demo_campaign, replab_bcub
         want = pair_view.tests_display(rep, pair_effects(replab_bcubed, a, b, [P, R]))
         assert (want["p"] == pair_view.tests_frame(rep)["p"].map(format_p)).all()
         pd.testing.assert_frame_equal(table.reset_index(drop=True), want, check_dtype=False)
+
+
+@pytest.mark.parametrize("v, digits, text", [
+    (0.01234, 3, "+0.012"), (-0.01234, 3, "-0.012"), (-0.0001, 3, "+0.000"), (-0.0, 2, "+0.00"),
+    (-0.004, 2, "+0.00"), (-0.006, 2, "-0.01"), (0.5, 2, "+0.50"), (float("nan"), 3, "n/a"),
+    (None, 2, "n/a")])
+def test_a_difference_that_rounds_to_zero_is_no_loss(v, digits, text):
+    """Every signed difference on the Compare page (cards, intervals) is printed by one function;
+    a tie never reads as a loss of -0.000."""
+    assert signed(v, digits) == text

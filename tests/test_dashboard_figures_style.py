@@ -386,6 +386,25 @@ def test_hasse_of_many_systems_draws_groups():
     assert text == ["20 systems", "s20", "s21", "78 systems"]
 
 
+def test_hasse_chain_of_groups_fits_a_slide():
+    # 150 systems in 14 groups of more than three: a chain of 14 nodes, each labelled on one
+    # line at its right, rows close together (the labels above and below made it 1,900 px)
+    sizes = [4, 9, 12, 10, 17, 16, 20, 16, 15, 9, 10, 7, 4, 1]
+    group = np.repeat(np.arange(1, 15), sizes)
+    names = [f"SVM_terms_jaccard_HAC_{k}%" for k in range(group.size)]
+    table = pd.DataFrame({"system": names, "rank_low": 1, "rank_high": 150, "group": group,
+                          "block": range(group.size)})
+    fig = R.hasse_figure(table, pd.DataFrame({"upper": names[:-1], "lower": names[1:]}))
+    assert list(fig.data[1].text) == [f"{n} systems" for n in sizes[:-1]] + [names[-1]]
+    assert set(fig.data[1].textposition) == {"middle right"}
+    assert fig.layout.height <= 800
+    # a row of several keeps its labels above and below, and the room for them
+    two = table.assign(group=np.r_[np.ones(2, int), np.arange(2, group.size) + 0])
+    fig = R.hasse_figure(two.head(3), pd.DataFrame({"upper": [], "lower": []}))
+    assert list(fig.data[1].textposition)[:2] == ["top center", "bottom center"]
+    assert fig.layout.height >= 90 * 2
+
+
 def test_hasse_collapsed_group_keeps_one_edge_per_pair_of_nodes():
     # group 1: 2 systems, each above every one of the 40 of group 2; those all above the one
     # system of group 3: nodes 2 + 1 + 1, edges 2 (group 1 -> the group node) + 1

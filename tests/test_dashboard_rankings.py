@@ -240,3 +240,21 @@ def test_export_offers_the_ranking_csv(replab_table):
     btn = [b for b in at.get("download_button") if "dl_ties" in (b.proto.id or "")]
     assert len(btn) == 1
     assert list(ref.columns) == ["system", "rank_low", "rank_high", "group"]
+
+
+def test_a_failing_ranking_section_is_the_pages_last_word(monkeypatch):
+    """When the section under the curves fails (here its precision-recall plane), the page says
+    so once, and the sections that read its results (rank sets, aggregation rules) are not
+    drawn, rather than each failing on a name the first never set."""
+    from dashboard.figures import pr_plane  # noqa: PLC0415 - patched for this test only
+
+    def broken(*args, **kwargs):
+        raise ValueError("no plane today")
+
+    monkeypatch.setattr(pr_plane, "pr_plane_figure", broken)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    errors = [e.value for e in at.error]
+    assert errors == ["The leaderboard: no plane today"], errors
+    assert not at.exception
+    assert not [h for h in at.subheader if "aggregation" in h.value or "How sure" in h.value]

@@ -106,3 +106,16 @@ def test_data_layer_takes_three_metrics_and_the_bootstrap():
     assert boot.pairs["uir_low"].equals(ref.pairs["uir_low"])
     assert uncertainty.aggregation(sel, t).ranks["system"].tolist() == list(comp.systems[
         "system"])
+
+
+@pytest.mark.parametrize("systems, whole", [(3, True), (12, True), (40, False)])
+def test_rank_axes_tick_whole_ranks(systems, whole):
+    """A few systems: both rank axes tick every rank (1, 2, 3; not Plotly's 1.5 and 2.5);
+    many: Plotly's own steps (whole there too)."""
+    table = random_score_table(systems, 10, seed=5)
+    res = compare(table, P, R, test="none")
+    boot = with_bootstrap(res, bootstrap_comparison(table, res, 50, seed=1))
+    xaxis = rank_intervals_figure(boot.systems, top=None).layout.xaxis
+    yaxis = aggregation_figure(aggregation_robustness(table, res).ranks, top=None).layout.yaxis
+    for axis in (xaxis, yaxis):
+        assert (axis.dtick, axis.tick0) == ((1, 1) if whole else (None, None))

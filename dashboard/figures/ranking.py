@@ -38,6 +38,12 @@ SMALL_GROUP = 3
 #: Height of one label line and the gap kept between two labels, in px.
 LINE_PX = 15
 LABEL_GAP_PX = 6
+#: The label of a node alone in its row sits at its right, on one line of at most this many
+#: characters (half the reference width); when every row has one node (a chain, as 150 systems
+#: in collapsed groups give), the rows are this many px apart instead of the room for labels
+#: above and below: a chain of 14 groups fits a slide's height.
+SIDE_CHARS = 30
+ALONE_PITCH_PX = 48
 
 
 def label_lines(name: object, width: int = LINE_CHARS, max_lines: int = MAX_LINES) -> list[str]:
@@ -91,7 +97,9 @@ def _labels(table: pd.DataFrame, x: np.ndarray,
             rows: np.ndarray | None = None) -> tuple[list[str], list[str], int]:
     """Text and position of each node's label, and the most lines any label uses.
 
-    Labels alternate above and below their node, so two labels on one side are two slots apart.
+    A node alone in its row is labelled at its right, on one line (:data:`SIDE_CHARS`). In a
+    row of several, labels alternate above and below their node, so two labels on one side are
+    two slots apart.
     A group whose names would still touch at ``REF_PLOT_PX`` is labelled with each system's row
     number in ``table`` (1-based, the ``#`` of the Leaderboard's tie-group table) and, when even
     those would touch, gets none (names on hover). ``rows``: the row number of each node in the
@@ -104,6 +112,10 @@ def _labels(table: pd.DataFrame, x: np.ndarray,
     text, pos, most = [""] * len(names), ["top center"] * len(names), 0
     for g in np.unique(group):
         idx = np.flatnonzero(group == g)
+        if idx.size == 1:  # alone in its row: one line at the node's right, no height needed
+            text[idx[0]] = short(names[idx[0]], SIDE_CHARS)
+            pos[idx[0]] = "middle right"
+            continue
         two_slots = 2 * REF_PLOT_PX / idx.size  # px between two labels on one side
         w = width[idx]
         if idx.size > 2 and ((w[:-2] + w[2:]) / 2 + LABEL_GAP_PX > two_slots).any():
@@ -211,7 +223,7 @@ def hasse_figure(table: pd.DataFrame, edges: pd.DataFrame, title: str | None = N
         hovertext=hover, hoverinfo="text", textfont=dict(size=MIN_FONT), cliponaxis=False))
     n_groups = int(table["group"].max()) if len(table) else 1
     # a group's row holds its labels above and below the nodes: room for both
-    pitch = max(90, 2 * most * LINE_PX + 40)
+    pitch = max(90, 2 * most * LINE_PX + 40) if most else ALONE_PITCH_PX
     half = REF_PLOT_PX / 2
     fig.update_layout(
         title=dict(text=title, x=0, xanchor="left", pad=dict(l=12), font=dict(size=16))

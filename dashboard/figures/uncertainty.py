@@ -69,7 +69,8 @@ def rank_intervals_figure(systems: pd.DataFrame, top: int | None = 40,
         marker=dict(symbol="line-ns-open", size=14, color="#222", line_width=2),
         customdata=names, hovertemplate="%{customdata}: rank %{x}<extra></extra>"))
     fig.update_yaxes(tickvals=y, ticktext=labels, tickfont=LABEL_FONT, automargin=True)
-    fig.update_xaxes(title="rank (1 = best)", rangemode="tozero")
+    fig.update_xaxes(title="rank (1 = best)", rangemode="tozero",
+                     **_rank_ticks(df["rank_ci_high"].max()))
     return layout(fig, title, height=max(260, 22 * len(df) + 120), barmode="overlay")
 
 
@@ -84,6 +85,13 @@ def chart_systems(ranks: pd.DataFrame, top: int | None = 25,
         keep = (np.arange(len(df)) < top) | df["system"].isin(list(highlight or {})).to_numpy()
         df = df[keep]
     return df["system"].astype(str).tolist()
+
+
+def _rank_ticks(worst: float) -> dict:
+    """Axis settings that tick a rank axis at whole ranks only: up to rank 12 every rank
+    (Plotly would tick a 3-system axis at 1.5 and 2.5), beyond it Plotly's own steps, which are
+    whole there."""
+    return dict(tick0=1, dtick=1) if worst <= 12 else {}
 
 
 def aggregation_figure(ranks: pd.DataFrame, top: int | None = 25,
@@ -133,6 +141,7 @@ def aggregation_figure(ranks: pd.DataFrame, top: int | None = 25,
                       width=3),
             marker=dict(symbol="diamond" if pareto[i] else "circle", size=8 if pareto[i] else 5),
             hovertemplate=f"{hover[i]}<br>%{{x}}: rank %{{y}}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed", title="rank (1 = best)")
+    fig.update_yaxes(autorange="reversed", title="rank (1 = best)",
+                     **_rank_ticks(np.nanmax(ranks_) if ranks_.size else 1))
     fig.update_xaxes(title="aggregation rule")
     return layout(fig, title, height=460, legend_below=True)

@@ -15,7 +15,7 @@ from typing import Literal
 import pandas as pd
 
 from metrics.comparison.effect_size import PairedEffect
-from metrics.reports.numbers import format_p, n_of
+from metrics.reports.numbers import format_p, n_of, signed
 from metrics.reports.pair_report import PairReport
 
 __all__ = ["Card", "summary_cards", "counts_caption", "tests_frame", "tests_display",
@@ -46,10 +46,6 @@ class Card:
     help: str | None = None
 
 
-def _signed(v: float, digits: int = 2) -> str:
-    return "n/a" if v is None or math.isnan(v) else f"{v:+.{digits}f}"
-
-
 def summary_cards(rep: PairReport) -> list[Card]:
     """F_alpha and rank of A and B, UIR with its verdict, parametric UIR, better for every alpha."""
     verdict = {"a": "A improves B", "b": "B improves A"}.get(rep.uir_verdict or "", "not robust")
@@ -60,11 +56,11 @@ def summary_cards(rep: PairReport) -> list[Card]:
              help=rep.system_a),
         Card(f"F\u03b1(B) at \u03b1 = {rep.alpha:.2f}", f"{rep.f_b:.3f}", f"rank {rep.rank_b}",
              help=rep.system_b),
-        Card("UIR(A, B)", _signed(rep.uir), f"{verdict} (t = {rep.threshold:.2f})", color,
+        Card("UIR(A, B)", signed(rep.uir, 2), f"{verdict} (t = {rep.threshold:.2f})", color,
              help="(|A \u2265\u2200 B| \u2212 |B \u2265\u2200 A|) / |topics|, in [-1, 1]. "
                   f"Robust when |UIR| {'>' if rep.strict else chr(0x2265)} the threshold "
                   "(docs/measures.md, \u201cUIR\u201d)."),
-        Card("Parametric UIR", _signed(rep.uir_param),
+        Card("Parametric UIR", signed(rep.uir_param, 2),
              help="P(all \u0394 \u2265 0) \u2212 P(all \u0394 \u2264 0) under a normal fit "
                   "of the per-topic differences (JAIR 2011 \u00a78)."),
         Card("Better for every \u03b1",
@@ -107,8 +103,8 @@ def tests_display(rep: PairReport, effects: Sequence[PairedEffect] = ()) -> pd.D
         by = {e.metric: e for e in effects}
         ci = [by.get(m) for m in tv["metric"]]
         tv.insert(2, CI_COLUMN, ["" if e is None or math.isnan(e.low)
-                                 else f"[{e.low:+.3f}, {e.high:+.3f}]" for e in ci])
-        tv.insert(3, "d_z", [math.nan if e is None else e.dz for e in ci])
+                                 else f"[{signed(e.low)}, {signed(e.high)}]" for e in ci])
+        tv.insert(3, "d_z", [math.nan if e is None else round(e.dz, 2) + 0.0 for e in ci])
     return tv
 
 

@@ -17,6 +17,7 @@ from dashboard import figures, ui
 from dashboard.data import live, meta, per_topic, view
 from dashboard.data.pairs import pairs_table
 from dashboard.render import pair_view
+from metrics.reports.numbers import signed
 from metrics.reports.pair_report import verdict_sentence
 
 v = view.current()
@@ -61,14 +62,13 @@ with ui.guard("The bootstrap intervals of the pair"):
     else:
         row = boot.pairs[(boot.pairs["system_a"] == a) & (boot.pairs["system_b"] == b)].iloc[0]
         bcards = st.container(horizontal=True, wrap=True, gap="small", key="cmp_intervals")
-        for label, col, fmt in (("UIR(A, B)", "uir", "{:+.2f}"),
-                                ("parametric UIR", "uir_param", "{:+.2f}"),
-                                ("ΔFα (A − B)", "delta_f", "{:+.3f}")):
+        for label, col, digits in (("UIR(A, B)", "uir", 2), ("parametric UIR", "uir_param", 2),
+                                   ("ΔFα (A − B)", "delta_f", 3)):
             lo, hi = row[f"{col}_low"], row[f"{col}_high"]
             if row[col] != row[col]:
                 continue
-            bcards.metric(label, fmt.format(row[col]),
-                          f"[{fmt.format(lo)}, {fmt.format(hi)}]", delta_color="off",
+            bcards.metric(label, signed(row[col], digits),
+                          f"[{signed(lo, digits)}, {signed(hi, digits)}]", delta_color="off",
                           delta_arrow="off", width=figures.CARD_WIDTH + 40,
                           help="Point value and its 95 % bootstrap interval.")
         bp = boot.parameters["bootstrap"]
@@ -153,7 +153,7 @@ with ui.guard("The significance tests"):
                                                    "(docs/measures.md \u00a76, \u201cEffect "
                                                    "size\u201d)"),
                      "d_z": st.column_config.NumberColumn(
-                         "d_z", format="%+.2f", width=55,
+                         "Cohen d", format="%+.2f", width=62,
                          help="Cohen's d_z: the mean difference over the standard deviation "
                               "of the per-topic differences (0.2 small, 0.5 medium, 0.8 large)"),
                      "p": st.column_config.TextColumn("p", width=65),
@@ -176,6 +176,10 @@ if sel is not None:  # the per-topic table and the drill-down: a live campaign's
             winner=topics["winner"].map({"a": "A", "b": "B", "tied": "tied", "biased": "biased"}),
         )[["topic", "winner", "delta_precision", "delta_recall", "a_precision", "b_precision",
            "a_recall", "b_recall"]]
+        # deltas at the three decimals shown, a negative zero made positive (as
+        # metrics.reports.numbers.signed prints them): a tie reads "+0.000", not "−0.000"
+        for c in ("delta_precision", "delta_recall"):
+            tab[c] = tab[c].round(3) + 0.0
         # short headers, the metric names in their help: eight columns fit the page at 1024 px
         heads = {"delta_precision": ("\u0394 P", f"A \u2212 B on {cfg.precision}"),
                  "delta_recall": ("\u0394 R", f"A \u2212 B on {cfg.recall}"),

@@ -73,7 +73,10 @@ with ui.guard("The leaderboard"):
 
 
 def _below() -> None:
-    """The page below the F\u03b1 curves."""
+    """The page below the F\u03b1 curves. The sections after the first read what it computes
+    (the tie groups, the top N, the aggregation): when it fails, its error is the page's last
+    word rather than the first of a cascade."""
+    drawn = False
     with ui.guard("The leaderboard"):
         ui.plot(pr_plane_figure(board, cfg.precision, cfg.recall, cfg.alpha, highlight),
                 key="lb_pr_plane", sel=sel, filename="precision_recall_plane")
@@ -235,6 +238,9 @@ def _below() -> None:
             moves = live.rank_moves(v.table, cfg.alpha, alpha2, cfg.average)
             ui.plot(figures.rank_moves_figure(moves, cfg.alpha, alpha2, highlight, top=int(top)),
                     key="lb_moves", sel=sel, filename="rank_moves")
+        drawn = True
+    if not drawn:
+        return
 
     st.subheader("How sure is the ranking?", anchor=False)
     with ui.guard("The rank confidence sets"):

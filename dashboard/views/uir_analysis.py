@@ -128,9 +128,9 @@ if comp is not None:
                 lambda v: (" ".join(str(short_names.get(s, s)) for s in v) if isinstance(v, list)
                            else "")),
             "reference system": board["reference_system"].map(
-                lambda s: short_names.get(s, "") if isinstance(s, str) else "\u2013"),
+                lambda s: short_names.get(s, "") if isinstance(s, str) else ""),
             "UIR of the reference": board["reference_uir"].map(
-                lambda v: "\u2013" if v is None or v != v else f"{v:.2f}"),
+                lambda v: "" if v is None or v != v else f"{v:.2f}"),  # blank as on the Leaderboard
         })
         st.dataframe(ref_view, hide_index=True, width="stretch",
                      height=ui.table_height(len(ref_view), 520), key="uir_refs",

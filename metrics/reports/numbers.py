@@ -1,4 +1,5 @@
-"""How a report, the CLI and the dashboard print a p-value and a count: one format everywhere.
+"""How a report, the CLI and the dashboard print a p-value, a count and a signed difference: one
+format everywhere.
 
 Fixed-point with three decimals down to 0.001 (``0.034``, ``1.000``), scientific notation with
 two significant digits below it (``6.2e-08``), an en dash where there is no test (NaN).
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["format_p", "n_of", "P_FIXED_BELOW"]
+__all__ = ["format_p", "n_of", "signed", "P_FIXED_BELOW"]
 
 #: Below this a p-value is printed in scientific notation (fixed-point would print 0.000).
 P_FIXED_BELOW = 0.001
@@ -30,3 +31,15 @@ def n_of(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` with thousands separators and ``noun`` in the number it takes: "1 pair",
     "1,190 pairs" (``plural`` where adding an "s" is wrong)."""
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def signed(v: float | None, digits: int = 3) -> str:
+    """A difference with its sign at ``digits`` decimals; one that rounds to zero prints
+    ``+0.000``, never ``-0.000`` (a tie is not a loss), and NaN or None ``n/a``.
+
+    Examples: ``signed(0.01234) == "+0.012"``, ``signed(-0.0001) == "+0.000"``,
+    ``signed(-0.25, 2) == "-0.25"``.
+    """
+    if v is None or math.isnan(v):
+        return "n/a"
+    return f"{round(float(v), digits) + 0.0:+.{digits}f}"
