@@ -350,3 +350,28 @@ def test_pr_plane_iso_labels_one_per_curve_and_apart(alpha):
         p, r = iso_f_points(float(txt), alpha)
         ends = {(round(r[k], 6), round(p[k], 6)) for k in (0, -1)}
         assert (round(x, 6), round(y, 6)) in ends and max(x, y) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("alpha", [0.2, 0.5, 0.8])
+def test_pr_plane_names_of_a_and_b_keep_off_the_iso_labels(alpha):
+    # the three-run RepLab campaign: B at recall 0.84, precision 0.17 wrote its name over the
+    # right edge's "0.2"; A near the top edge would write over the top edge's labels. Each name
+    # is a box of about 7 px a character beside its point (pixels at the plane's scale)
+    board = pd.DataFrame({"system": ["SVM_allfeatures_HAC_50%", "terms_jaccard_HAC_90%",
+                                     "SVM_allfeatures_HAC_0%"],
+                          "precision": [0.644, 0.168, 0.95], "recall": [0.341, 0.844, 0.30],
+                          "f": [0.4, 0.3, 0.2]})
+    for hl in ({board["system"][0]: "A", board["system"][1]: "B"}, {board["system"][2]: "A"}):
+        fig = pr_plane_figure(board, "P", "R", alpha, hl)
+        t = next(tr for tr in fig.data if tr.mode == "text")
+        pos = t.textposition if isinstance(t.textposition, tuple) else [t.textposition] * len(t.x)
+        labels = [label_box(x, y, ps) for x, y, ps in zip(t.x, t.y, pos, strict=True)]
+        unit = 370  # px to one unit of either axis (520 px high, equal scales)
+        for ann in fig.layout.annotations:
+            width = len(ann.text) * 7 / unit
+            x0 = ann.x + ann.ax / unit - (width if ann.xanchor == "right" else 0)
+            yc = ann.y - ann.ay / unit
+            box = (x0, x0 + width, yc - 8 / unit, yc + 8 / unit)
+            for b in labels:
+                assert not (box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3]), \
+                    (ann.text, box, b)

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from dashboard.figures.style import COLOR_A, COLOR_B, MIN_FONT, layout, short
 from metrics.comparison.curves import iso_f_points
 
-__all__ = ["pr_plane_figure", "ISO_LEVELS"]
+__all__ = ["pr_plane_figure", "name_offset", "ISO_LEVELS"]
 
 #: The F_alpha values drawn as iso-curves.
 ISO_LEVELS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -50,6 +50,19 @@ def _label_spot(placed: list[tuple[float, float, str, str]], r: np.ndarray, p: n
         if not any(x0 < b[1] and b[0] < x1 and y0 < b[3] and b[2] < y1 for b in boxes):
             return end
     return ends[0] if ends else top
+
+
+def name_offset(recall: float, precision: float, role: str) -> tuple[int, int]:
+    """Pixel offset ``(ax, ay)`` of system A's or B's name from its point (Plotly's annotation
+    arrow; y down). The names go right of the point, A's above and B's below, but away from the
+    edges where the iso-curves' labels sit: left of a point beyond recall 0.6 (the right edge's
+    labels), below a point above precision 0.85 (the top edge's), above one below 0.12."""
+    ax = -25 if recall > 0.6 else 25
+    if role == "A":
+        ay = 22 if precision > 0.85 else -22
+    else:
+        ay = -22 if precision < 0.12 else 22
+    return ax, ay
 
 
 def pr_plane_figure(board: pd.DataFrame, precision: str, recall: str, alpha: float,
@@ -98,9 +111,10 @@ def pr_plane_figure(board: pd.DataFrame, precision: str, recall: str, alpha: flo
     for s, who in highlight.items():
         row = board[board["system"] == s]
         if len(row):
-            fig.add_annotation(x=float(row["recall"].iloc[0]), y=float(row["precision"].iloc[0]),
-                               text=f"{who}: {short(s, 22)}", showarrow=True, arrowhead=0,
-                               ax=25, ay=-22 if who == "A" else 22,
+            x, y = float(row["recall"].iloc[0]), float(row["precision"].iloc[0])
+            ax, ay = name_offset(x, y, who)
+            fig.add_annotation(x=x, y=y, text=f"{who}: {short(s, 22)}", showarrow=True,
+                               arrowhead=0, ax=ax, ay=ay, xanchor="left" if ax > 0 else "right",
                                font=dict(size=MIN_FONT, color=COLOR_A if who == "A" else COLOR_B))
     layout(fig, f"Systems in the precision-recall plane, iso-F\u03b1 curves at \u03b1 = "
                 f"{alpha:.2f}", height=520)
