@@ -81,17 +81,22 @@ class UnionBranched:
     nodes: int
 
 
-def union_value(ms, mw, gb, ga, mult, a, target) -> float:
-    """MicroC F of the mapping ``target`` (cluster -> class) from the aggregated quantities of
-    :func:`union_branch_and_bound` (module docstring)."""
+def _unions(ms, mw, gb, ga, mult, a, target) -> tuple[np.ndarray, np.ndarray]:
+    """S_c and W_c of the mapping ``target``: the one-cluster types summed, each several-cluster
+    type counted once in every class it reaches."""
     n = a.size
     s = np.bincount(target, weights=ms, minlength=n)
     w = np.bincount(target, weights=mw[np.arange(ms.size), target], minlength=n)
     reach = np.zeros((gb.shape[0], n), dtype=bool)
     gj, gk = np.nonzero(gb)
     reach[gj, target[gk]] = True
-    s = s + mult @ reach
-    w = w + mult @ (reach & ga)
+    return s + mult @ reach, w + mult @ (reach & ga)
+
+
+def union_value(ms, mw, gb, ga, mult, a, target) -> float:
+    """MicroC F of the mapping ``target`` (cluster -> class) from the aggregated quantities of
+    :func:`union_branch_and_bound` (module docstring)."""
+    s, w = _unions(ms, mw, gb, ga, mult, a, target)
     total = float(s.sum())
     return float((2.0 * w * phi(s, a)).sum() / total) if total > 0 else 0.0
 
@@ -127,11 +132,10 @@ class _Search:
         self.ga = ga.astype(float)
         self.gbm = self.gb * mult[:, None]  # (groups, clusters) weighted by multiplicity
         self.ms_after = np.concatenate((np.cumsum(self.ms[::-1])[::-1][1:], [0.0]))
-        # reach_after[:, j]: the groups some cluster after position j holds
-        seen = np.zeros((gb.shape[0], self.m + 1), dtype=bool)
-        for j in range(self.m - 1, -1, -1):  # a loop over clusters, once per search
-            seen[:, j] = seen[:, j + 1] | self.gb[:, j]
-        self.reach_after = seen[:, 1:] * mult[:, None]
+        # reach_after[:, j]: the groups some cluster after position j holds (by multiplicity)
+        held = np.flip(np.cumsum(np.flip(self.gb, axis=1), axis=1), axis=1)  # clusters j..
+        held = np.concatenate((held[:, 1:], np.zeros((gb.shape[0], 1))), axis=1)
+        self.reach_after = (held > 0) * mult[:, None]
         self.raw = (ms, mw, gb, ga, mult, a)
         self.target = np.asarray(start, dtype=np.int64).copy()
         self.best = union_value(*self.raw, self.target)
@@ -144,15 +148,8 @@ class _Search:
 
     def slopes(self) -> np.ndarray:
         """∂g_c/∂S = 2 W_c |c| / (S_c + |c|)² at the best mapping."""
-        ms, mw, gb, ga, mult, a = self.raw
-        s = np.bincount(self.target, weights=ms, minlength=self.n)
-        w = np.bincount(self.target, weights=mw[np.arange(self.m), self.target],
-                        minlength=self.n)
-        reach = np.zeros((gb.shape[0], self.n), dtype=bool)
-        gj, gk = np.nonzero(gb)
-        reach[gj, self.target[gk]] = True
-        s, w = s + mult @ reach, w + mult @ (reach & ga)
-        return 2.0 * w * a / (s + a) ** 2
+        s, w = _unions(*self.raw, self.target)
+        return 2.0 * w * self.a / (s + self.a) ** 2
 
     def _relaxed(self, v0: np.ndarray, v1: np.ndarray) -> np.ndarray:
         """Per child c: Σ over the remaining clusters of their best value, class c valued by

@@ -31,7 +31,8 @@ mapping that maximises the F they belong to:
   are sums over clusters and the majority mapping is optimal (exact). Otherwise, and for MicroC
   always, an integer program solves it exactly
   (:mod:`metrics.measures.typelevel.exact_many_to_one`; for MicroC when every type has at most
-  one cluster, the branch and bound of :mod:`metrics.measures.typelevel.microc_branch`),
+  one cluster, the branch and bound of :mod:`metrics.measures.typelevel.microc_branch`, else
+  first the one of :mod:`metrics.measures.typelevel.microc_union`),
   started from hill climbing
   (:mod:`metrics.measures.typelevel.hill_climbing`); when the solver reaches its time limit, the
   best mapping found is kept with the solver's bound on how far the optimum can lie above it.
