@@ -5,6 +5,7 @@ docs/type-level.md; tests/typelevel_bruteforce.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from pathlib import Path
 
@@ -119,3 +120,17 @@ def test_bundled_polysemous_microc_is_exact_by_the_search():
         full = best_mapping(te.entries, "microc", "many_to_one", time_limit=60)
         assert full.exact and full.method == "branch and bound" and full.gap == 0.0
         assert quick.value <= full.value + 1e-12 <= quick.value + quick.gap + 1e-9
+
+
+def test_a_class_without_types_leaves_it_to_the_program():
+    """TypeEntries built by hand may hold a class no type has (|c| = 0, φ undefined at 0): the
+    search steps aside and the integer program decides. A cluster sent there scores 0, so the
+    optimum is that of the mappings to the other classes."""
+    gold, induced = [{0}, {0, 1}, {1}, {0}], [{0, 1}, {1}, {0, 2}, {2}]
+    e = TypeEntries.from_sets(gold, induced)
+    wider = dataclasses.replace(e, n_classes=e.n_classes + 1)  # one class more, with no type
+    best = best_mapping(wider, "microc", "many_to_one", time_limit=30)
+    assert best.exact and best.method == "integer program"
+    top = max(brute_score(gold, induced, h)["microc_f"]
+              for h in all_mappings(e.n_clusters, e.n_classes, one_to_one=False))
+    assert best.value == pytest.approx(top, abs=1e-9)
