@@ -234,8 +234,8 @@ def _small_sets(seed: int, monosemous: bool) -> tuple[list[set], list[set]]:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.booleans())
 def test_microc_many_to_one_against_every_mapping(seed, monosemous):
-    """MicroC under M-1 (the branch and bound when every type has one cluster, else the
-    integer program of the products q_c · x_kc) against all n^m mappings: F is the largest F of any mapping, P and R are those of the mapping returned, an
+    """MicroC under M-1 (the branch and bound, microc_branch when every type has one cluster,
+    else microc_union) against all n^m mappings: F is the largest F of any mapping, P and R are those of the mapping returned, an
     optimal one (Reichart, Abend and Rappoport 2010, §4.2; tests/typelevel_bruteforce.py)."""
     gold, induced = _small_sets(seed, monosemous)
     e = TypeEntries.from_sets(gold, induced)
@@ -244,9 +244,8 @@ def test_microc_many_to_one_against_every_mapping(seed, monosemous):
     every = [brute_score(gold, induced, h)
              for h in all_mappings(e.n_clusters, e.n_classes, one_to_one=False)]
     top = max(s["microc_f"] for s in every)
-    # one cluster per type: the branch and bound (microc_branch), else the integer program
-    method = "branch and bound" if max(len(b) for b in induced) <= 1 else "integer program"
-    assert best.exact and best.method == method and best.gap == 0.0
+    # the branch and bound (microc_branch, or microc_union for types in several clusters)
+    assert best.exact and best.method == "branch and bound" and best.gap == 0.0
     assert best.value == pytest.approx(top, abs=1e-12)
     mine = brute_score(gold, induced, {k: int(c) for k, c in enumerate(best.target)})
     got = mapping_scores(e, best.target)

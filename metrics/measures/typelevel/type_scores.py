@@ -31,7 +31,8 @@ mapping that maximises the F they belong to:
   are sums over clusters and the majority mapping is optimal (exact). Otherwise, and for MicroC
   always, an integer program solves it exactly
   (:mod:`metrics.measures.typelevel.exact_many_to_one`; for MicroC when every type has at most
-  one cluster, the branch and bound of :mod:`metrics.measures.typelevel.microc_branch`),
+  one cluster, the branch and bound of :mod:`metrics.measures.typelevel.microc_branch`, else
+  first the one of :mod:`metrics.measures.typelevel.microc_union`),
   started from hill climbing
   (:mod:`metrics.measures.typelevel.hill_climbing`); when the solver reaches its time limit, the
   best mapping found is kept with the solver's bound on how far the optimum can lie above it.
@@ -49,6 +50,7 @@ from metrics.measures.typelevel import exact_many_to_one as _exact
 from metrics.measures.typelevel.hill_climbing import climb
 from metrics.measures.typelevel.mapping_settings import DEFAULT_SECONDS, MAPPINGS, MEASURES
 from metrics.measures.typelevel.microc_branch import branch_and_bound
+from metrics.measures.typelevel.microc_union import Searched, search_then_program
 
 __all__ = ["TypeEntries", "TypeMapping", "TypeScores", "MappingScores", "MEASURES", "MAPPINGS",
            "DEFAULT_SECONDS", "MEASURE_OF_SCORE", "score_mapping", "mapping_scores",
@@ -321,7 +323,7 @@ def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
         return TypeMapping(target, measure, "many_to_one", "majority", True,
                            t.value(measure, target))
     start = climb(t, measure, target)
-    if measure == "microc" and bool(np.all(t.b_size <= 1)):
+    if measure == "microc" and (time_limit > 0 or bool(np.all(t.b_size <= 1))):
         return _microc_branch(t, start, time_limit)
     solved = _exact.solve(t, measure, start, time_limit)
     if solved.proven:
@@ -334,11 +336,16 @@ def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
 
 
 def _microc_branch(t: _Tables, start: np.ndarray, time_limit: float) -> TypeMapping:
-    """MicroC under M-1 when every type has at most one cluster: the dedicated branch and bound
-    (:mod:`metrics.measures.typelevel.microc_branch`), hill climbing's polish at its limit."""
-    found = branch_and_bound(t.cluster_size, t.w_macro, t.class_size, start, time_limit)
+    """MicroC under M-1 by a dedicated branch and bound: one cluster per type,
+    :mod:`metrics.measures.typelevel.microc_branch`; else :mod:`.microc_union`, the integer
+    program after it if needed. Hill climbing's polish at the limit."""
+    if np.all(t.b_size <= 1):
+        one = branch_and_bound(t.cluster_size, t.w_macro, t.class_size, start, time_limit)
+        found = Searched(one.target, one.bound, one.proven, "branch and bound")
+    else:
+        found = search_then_program(t, start, time_limit)
     if found.proven:
-        return TypeMapping(found.target, "microc", "many_to_one", "branch and bound", True,
+        return TypeMapping(found.target, "microc", "many_to_one", found.method, True,
                            t.value("microc", found.target), 0.0)
     best = climb(t, "microc", found.target)
     value = t.value("microc", best)
