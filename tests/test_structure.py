@@ -175,7 +175,8 @@ def test_long_modules_say_why(package):
 VIEW_MAY_IMPORT = {
     "metrics.analyses.baselines": {"BASELINES"},  # the names of the baseline systems
     "metrics.reports.latex": {"LATEX_TOP"},  # how many systems a LaTeX table holds by default
-    "metrics.reports.numbers": {"format_p", "n_of"},  # one format for every p-value and count
+    # one format for every p-value, count and signed difference
+    "metrics.reports.numbers": {"format_p", "n_of", "signed"},
     "metrics.reports.pair_report": {"verdict_sentence"},  # the sentence of a computed verdict
 }
 
