@@ -35,10 +35,11 @@ CLOSE = 1e-7
 _TOP = 2
 #: A column enters the master when its reduced cost is above this.
 _PRICES_OUT = 1e-9
-#: The share of the time spent on subgradient steps first (their sets start the master), and
-#: the steps without progress before the step halves.
+#: The share of the time spent on subgradient steps first (their sets start the master), the
+#: steps without progress before the step halves, and the steps at most.
 _WARM = 0.5
 _PATIENCE = 4
+_STEPS = 200
 #: Moves of the cheap pricing, and its rounds before an exact one.
 _CLIMB = 10
 _CHEAP = 3
@@ -82,6 +83,8 @@ class _Columns:
                                  np.column_stack((np.full(n, -np.inf), np.full(n, np.inf)))))
         res = linprog(np.ones(m + n), A_ub=-cut, b_ub=-np.array(self.val), bounds=bounds,
                       method="highs")
+        if res.status != 0:  # not expected (the model is feasible and bounded): stop there
+            return -np.inf, center, np.zeros(n), np.zeros(len(self.val))
         return float(res.fun), res.x[:m], res.x[m:], -res.ineqlin.marginals
 
     def climb(self, t, of, allowed, mu, pi) -> int:
@@ -158,8 +161,9 @@ def column_generation(s, w, a, allowed, mu, target, keep, deadline: float):
 
     best_bound, center, best = np.inf, mu, keep(target)
     step, stall, at = 1.0, 0, mu
-    warm = time.monotonic() + _WARM * (deadline - time.monotonic())
-    while True:  # subgradient steps (Polyak's, towards the best score)
+    now = time.monotonic()
+    warm = now + _WARM * (deadline - now) if _WARM > 0 else now
+    for _ in range(_STEPS):  # subgradient steps (Polyak's, towards the best score)
         bound, chosen = price(at)
         best = keep(np.where(chosen.max(axis=0) > 0, chosen.argmax(axis=0), -1))
         if bound < best_bound - 1e-12:
@@ -183,7 +187,7 @@ def column_generation(s, w, a, allowed, mu, target, keep, deadline: float):
         np.add.at(share, of, sets * lam[used, None])
         best = keep(share.argmax(axis=0))
         drop = best_bound - model
-        if drop <= CLOSE:
+        if drop <= CLOSE or not np.isfinite(drop):
             break
         if cheap < _CHEAP and cols.climb(sets, of, allowed, at, pi):
             cheap += 1  # the model is wrong at μ: solve it again before the exact pricing
