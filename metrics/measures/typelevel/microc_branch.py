@@ -31,11 +31,12 @@ class c, U_c = S⁰_c + Σ s_k and W̄_c = W⁰_c + Σ w_kc over the remaining c
 * **Bounds 3 and 4** (Lagrangian: multipliers μ_k of "each cluster to one class"):
   Σ_c g_c ≤ Σ_k μ_k + Σ_c V_c, V_c the best g_c - μ(T) over the sets T of remaining clusters
   that may take c. Bound 3 (:mod:`metrics.measures.typelevel.microc_lagrange`) bounds V_c by a
-  knapsack over size intervals, its multipliers searched at the root and again at each node
-  (:data:`_NODE_STEPS` steps); bound 4 (:mod:`metrics.measures.typelevel.microc_dual`) finds
-  V_c exactly by a dynamic program over (s(T), w_c(T)), its multipliers searched at the root
-  from bound 3's for at most :data:`_DUAL_SHARE` of the time, then fixed (bound 3's node steps
-  stop). Each relaxed solution, rounded to a mapping, may replace the best one.
+  knapsack over size intervals; its multipliers, searched at the root, start those of bound 4
+  (:mod:`metrics.measures.typelevel.microc_dual`), which finds V_c exactly by a dynamic program
+  over (s(T), w_c(T)), its multipliers made by subgradient steps and a column-generation master
+  (:mod:`metrics.measures.typelevel.microc_master`) at the root for at most
+  :data:`_DUAL_SHARE` of the time, then fixed: the nodes use bounds 1, 2 and 4. Each relaxed
+  or master solution, rounded to a mapping, may replace the best one.
 * **Identical clusters** (equal s_k and w_k: brown-100 has 56 distinct of 91 on a topic) are
   placed next to each other, each taking no class below its identical predecessor's: one mapping
   of each set that differ by swapping identical clusters (their masks stay identical, so the
