@@ -6,16 +6,22 @@ of columns, sets T of clusters that may take c valued g_c(T) = 2 w_c(T) φ_c(s(T
 covered once in all": maximise Σ v_t λ_t subject to Σ_{t ∋ k} λ_t = 1 for each cluster k,
 Σ_{t of c} λ_t = 1 for each class c, λ ≥ 0, with duals μ_k and π_c. A column of class c prices
 out when g_c(T) - μ(T) - π_c > 0, and the best such column is V_c(μ)'s set: the dynamic
-program's tables are the pricing problem. The master over the columns found so far (started from
-the best mapping's sets and the empty ones) is solved by HiGHS; its value is a lower bound of the
-dual's optimum, and any μ gives an upper bound Σ μ + Σ V_c(μ), so the two meet at the optimum.
+program's tables are the pricing problem.
 
-The duals of a restricted master jump (it is degenerate), so the tables are built at the
-smoothed μ = α μ̂ + (1 - α) μ_LP, μ̂ the multipliers of the least bound so far (Wentges'
-smoothing); when that finds no column pricing out at μ_LP the step is taken at μ_LP itself. Each
-master solution, each cluster sent to the class of its largest share, may replace the best
-mapping. The search stops at the deadline, when the bound reaches the best score, or when it is
-within :data:`CLOSE` of the master's value.
+The duals of a master restricted to the columns found so far jump (it is degenerate), so the
+multipliers come from its dual, the cutting-plane model min Σ μ + Σ π subject to
+π_c + μ(T) ≥ g_c(T) for each column, solved by HiGHS within a box |μ - μ̂| ≤ r around the
+multipliers μ̂ of the least bound so far (a box-step method): the bound at the box's optimum is
+evaluated by the tables, whose best sets become columns; the centre moves there when the bound
+falls by :data:`_SERIOUS` of the fall the model predicted (the box then grows), else the box
+shrinks. Before each exact evaluation a cheap climb from the columns of positive weight may find
+cuts the model lacks (:data:`_CHEAP` rounds at most). The first :data:`_WARM` of the time goes
+to subgradient steps (Polyak's, towards the best score), whose sets start the master. Each
+master solution (each cluster to the class of its largest weight) and each relaxed solution may
+replace the best mapping. The search stops at the deadline, when the bound reaches the best
+score, or when the box's optimum is within :data:`CLOSE` of the centre's bound: the centre then
+minimises the model, which is below the Lagrangian bound everywhere, so it minimises that too.
+Any μ gives a valid bound Σ μ + Σ V_c(μ); the tables returned are those of the centre.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from metrics.measures.typelevel.microc_dual import DualTables
 
 __all__ = ["column_generation", "CLOSE"]
 
-#: The search stops when the bound is within this of the master's value (score units Σ_c g_c).
+#: The search stops when the box's optimum is within this of the bound (score units Σ_c g_c).
 CLOSE = 1e-7
 #: Sets read from each class's table at each step (its best pairs (s(T), w_c(T))).
 _TOP = 2
