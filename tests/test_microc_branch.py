@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typelevel_bruteforce import all_mappings, brute_score
 
-from metrics.measures.typelevel import microc_branch, microc_dual, microc_lagrange
+from metrics.measures.typelevel import microc_branch, microc_lagrange, microc_master
 from metrics.measures.typelevel.microc_branch import branch_and_bound
 from metrics.measures.typelevel.type_scores import TypeEntries, best_mapping
 
@@ -69,9 +69,9 @@ def _no_rounding(s, w, a, allowed, target, best, grid, deadline):
 def test_branch_and_bound_against_every_mapping(seed, twins, lagrangian):
     """Exact against all n^m mappings, with identical clusters (searched once in each order)
     and with the search's first phase skipped, so that the Lagrangian bound, its order of the
-    clusters and its multipliers searched again at each node decide (microc_lagrange);
-    ``alone``: no relaxed solution rounded into a mapping either, so that the best mapping
-    improves at the leaves only and a node wrongly cut would show."""
+    clusters and its multipliers decide (microc_lagrange, microc_master); ``alone``: no relaxed
+    or master solution rounded into a mapping either, so that the best mapping improves at the
+    leaves only and a node wrongly cut would show."""
     size, w, a, gold, induced = _tables(seed, twins)
     m, n = w.shape
     start = np.zeros(m, dtype=np.int64)
@@ -120,7 +120,7 @@ def test_a_search_stopped_early_gives_a_valid_bound(seed, looks, twins):
         clock = _Ticks()
         mp.setattr(microc_branch, "time", clock)
         mp.setattr(microc_lagrange, "time", clock)
-        mp.setattr(microc_dual, "time", clock)
+        mp.setattr(microc_master, "time", clock)
         found = branch_and_bound(size, w, a, start, seconds=looks + 0.5 if looks >= 0 else 0)
     top = max(_by_hand(size, w, a, h) for h in itertools.product(range(n), repeat=m))
     assert _by_hand(size, w, a, start) - 1e-12 <= found.value <= top + 1e-12
@@ -199,32 +199,3 @@ def _check_class_values(seed, size, w, a) -> None:
                                            np.ones((m, n), dtype=bool), grid)
     top = max(_by_hand(size, w, a, h) for h in itertools.product(range(n), repeat=m))
     assert top * size.sum() <= mu.sum() + root.sum() + 1e-9
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.booleans())
-def test_node_multipliers_bound_every_completion(seed, steps, cut):
-    """microc_lagrange.node_multipliers, from any multipliers at a node (a prefix of the
-    clusters placed, the others restricted to some classes), returns a bound on Σ_c g_c of
-    every completion of the node that keeps to those classes, with ``floor`` the best such
-    completion (``cut``: the steps stop there) or far below it; its rounded solution names
-    a class or -1 for every remaining cluster."""
-    size, w, a, _, _ = _tables(seed)
-    m, n = w.shape
-    rng = np.random.default_rng(seed)
-    j = int(rng.integers(0, m))  # clusters before j placed
-    placed = rng.integers(0, n, j)
-    s0 = np.bincount(placed, weights=size[:j], minlength=n)
-    w0 = np.bincount(placed, weights=w[np.arange(j), placed], minlength=n)
-    allowed = rng.random((m - j, n)) < 0.7
-    allowed[np.arange(m - j), rng.integers(0, n, m - j)] = True  # each keeps a class
-    best = -np.inf
-    for rest in itertools.product(*(np.flatnonzero(r).tolist() for r in allowed)):
-        full = np.concatenate((placed, np.array(rest, dtype=np.int64)))
-        best = max(best, _by_hand(size, w, a, full) * size.sum())
-    mu = rng.normal(0.0, 2.0, m - j)
-    grid = microc_lagrange.size_grid(float(size.sum()))
-    _, bound, rounded = microc_lagrange.node_multipliers(
-        size[j:], w[j:], a, mu, s0, w0, allowed, grid, best if cut else best - 50.0, steps)
-    assert bound >= best - 1e-9
-    assert rounded.shape == (m - j,) and np.all((rounded >= -1) & (rounded < n))

@@ -15,7 +15,8 @@ from typelevel_bruteforce import brute_score
 
 from metrics.measures.typelevel import microc_branch
 from metrics.measures.typelevel.microc_branch import branch_and_bound
-from metrics.measures.typelevel.microc_dual import DualTables, dual_tables
+from metrics.measures.typelevel.microc_dual import DualTables
+from metrics.measures.typelevel.microc_master import column_generation
 
 
 @settings(max_examples=120, deadline=None)
@@ -38,7 +39,8 @@ def test_tables_give_the_best_set_of_each_class(seed):
             rest[:j] = False
             want = _class_best(size, w, a, mu, s0, w0, rest, c)
             assert tables.value(j, c, s0[c], w0[c]) == pytest.approx(want, abs=1e-9)
-    bound, chosen = tables.root()
+    bound, sets = tables.root(3)
+    chosen = sets[0]
     values = []
     for c in range(n):
         t = chosen[c] > 0
@@ -48,6 +50,12 @@ def test_tables_give_the_best_set_of_each_class(seed):
         assert values[-1] == pytest.approx(
             _class_best(size, w, a, mu, np.zeros(n), np.zeros(n), allowed, c), abs=1e-9)
     assert bound == pytest.approx(mu.sum() + sum(values), abs=1e-9)
+    for c in range(n):  # the other sets read back: allowed, and no better than the best
+        for t in sets[1:, c] > 0:
+            assert not np.any(t & ~allowed[:, c])
+            big_s, big_w = size[t].sum(), w[t, c].sum()
+            g = 2 * big_w * big_s / (big_s + a[c]) if big_s else 0.0
+            assert g - mu[t].sum() <= values[c] + 1e-9
     every = np.ones((m, n), dtype=bool)
     top = max(_by_hand(size, w, a, h) for h in itertools.product(range(n), repeat=m))
     assert top * size.sum() <= DualTables(size, w, a, mu, every).root()[0] + 1e-9
@@ -77,19 +85,19 @@ def test_children_bound_every_completion(seed):
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.booleans())
-def test_branch_and_bound_with_the_exact_bound_against_every_mapping(seed, twins):
-    """With the first phase skipped and no relaxed solution rounded into a mapping (so that
-    the best mapping improves at the leaves only), the search that the exact Lagrangian
-    bound's tables decide finds the optimum of all n^m mappings: a node wrongly cut would
-    show."""
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans())
+def test_branch_and_bound_with_the_exact_bound_against_every_mapping(seed, twins, start):
+    """With the first phase skipped and no relaxed or master solution rounded into a mapping
+    (so that the best mapping improves at the leaves only), the search that the exact
+    Lagrangian bound's tables decide finds the optimum of all n^m mappings: a node wrongly cut
+    would show. ``start``: the column generation starts from multipliers 0 instead of the
+    interval bound's, so that its own steps make the multipliers."""
     size, w, a, gold, induced = _tables(seed, twins)
     m, n = w.shape
-    start = np.zeros(m, dtype=np.int64)
     built = []
 
-    def spy(*args):
-        built.append(dual_tables(*args))
+    def spy(s, w, a, allowed, mu, *rest):
+        built.append(column_generation(s, w, a, allowed, mu * (not start), *rest))
         return built[-1]
 
     with pytest.MonkeyPatch.context() as mp:
@@ -97,8 +105,8 @@ def test_branch_and_bound_with_the_exact_bound_against_every_mapping(seed, twins
         mp.setattr(microc_branch, "_CLOCK_EVERY", 1)
         mp.setattr(microc_branch._Search, "_offer", lambda self, j, rounded: None)
         mp.setattr(microc_branch, "root_multipliers", _no_rounding)
-        mp.setattr(microc_branch, "dual_tables", spy)
-        found = branch_and_bound(size, w, a, start, seconds=60)
+        mp.setattr(microc_branch, "column_generation", spy)
+        found = branch_and_bound(size, w, a, np.zeros(m, dtype=np.int64), seconds=60)
     top = max(_by_hand(size, w, a, h) for h in itertools.product(range(n), repeat=m))
     assert found.proven and found.value == pytest.approx(top, abs=1e-12)
     assert _by_hand(size, w, a, found.target) == pytest.approx(top, abs=1e-12)

@@ -31,11 +31,12 @@ class c, U_c = S⁰_c + Σ s_k and W̄_c = W⁰_c + Σ w_kc over the remaining c
 * **Bounds 3 and 4** (Lagrangian: multipliers μ_k of "each cluster to one class"):
   Σ_c g_c ≤ Σ_k μ_k + Σ_c V_c, V_c the best g_c - μ(T) over the sets T of remaining clusters
   that may take c. Bound 3 (:mod:`metrics.measures.typelevel.microc_lagrange`) bounds V_c by a
-  knapsack over size intervals, its multipliers searched at the root and again at each node
-  (:data:`_NODE_STEPS` steps); bound 4 (:mod:`metrics.measures.typelevel.microc_dual`) finds
-  V_c exactly by a dynamic program over (s(T), w_c(T)), its multipliers searched at the root
-  from bound 3's for at most :data:`_DUAL_SHARE` of the time, then fixed (bound 3's node steps
-  stop). Each relaxed solution, rounded to a mapping, may replace the best one.
+  knapsack over size intervals; its multipliers, searched at the root, start those of bound 4
+  (:mod:`metrics.measures.typelevel.microc_dual`), which finds V_c exactly by a dynamic program
+  over (s(T), w_c(T)), its multipliers made by subgradient steps and a column-generation master
+  (:mod:`metrics.measures.typelevel.microc_master`) at the root for at most
+  :data:`_DUAL_SHARE` of the time, then fixed: the nodes use bounds 1, 2 and 4. Each relaxed
+  or master solution, rounded to a mapping, may replace the best one.
 * **Identical clusters** (equal s_k and w_k: brown-100 has 56 distinct of 91 on a topic) are
   placed next to each other, each taking no class below its identical predecessor's: one mapping
   of each set that differ by swapping identical clusters (their masks stay identical, so the
@@ -57,14 +58,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.measures.typelevel.microc_dual import dual_tables
-from metrics.measures.typelevel.microc_lagrange import (
-    class_values,
-    mapping_value,
-    node_multipliers,
-    root_multipliers,
-    size_grid,
-)
+from metrics.measures.typelevel.microc_lagrange import mapping_value, root_multipliers, size_grid
+from metrics.measures.typelevel.microc_master import column_generation
 from metrics.measures.typelevel.microc_prices import chords, phi, slopes
 
 __all__ = ["Branched", "branch_and_bound", "mapping_value", "PRUNE_TOL"]
@@ -80,11 +75,9 @@ _PRICE_SWEEPS = 4
 #: The share of the time limit searched with the cheap bounds alone (the easy cases end
 #: there), and the share the root's multipliers of the Lagrangian bound may take after it.
 _PLAIN_SHARE = 0.15
-_ROOT_SHARE = 0.35
+_ROOT_SHARE = 0.3
 #: The share of the time the exact Lagrangian bound's multipliers may take after that.
-_DUAL_SHARE = 0.25
-#: Subgradient steps on the multipliers at each node of the second phase.
-_NODE_STEPS = 6
+_DUAL_SHARE = 0.45
 
 
 @dataclass(frozen=True)
@@ -137,7 +130,6 @@ class _Search:
         self.nodes = 0
         self.classes = np.arange(self.n)
         self.prices = [slopes(self.size, self.w, self.a, self.target)]
-        self.mu: np.ndarray | None = None  # the Lagrangian bound's multipliers (in order)
         self.dual = None  # the exact Lagrangian bound's tables (microc_dual)
         self.grid = size_grid(float(size.sum()))
 
@@ -164,11 +156,10 @@ class _Search:
         whole = (np.abs(share.sum(axis=0) - 1.0) < 1e-6) & (share.max(axis=0) > 1.0 - 1e-6)
         pos = np.lexsort((*self.w_ord.T[::-1], -self.s_ord, whole))
         self._arrange(self.order[pos])
-        self.mu = mu[pos]
         root = root[pos]
-        if _DUAL_SHARE > 0:
-            self.dual, _ = dual_tables(self.s_ord, self.w_ord, self.a, root, self.mu, self._round,
-                                       time.monotonic() + _DUAL_SHARE * self.seconds)
+        self.dual, _, _ = column_generation(
+            self.s_ord, self.w_ord, self.a, root, mu[pos], self.target[self.order],
+            self._round, time.monotonic() + _DUAL_SHARE * self.seconds)
         return root
 
     def _round(self, rounded: np.ndarray) -> float:
@@ -182,10 +173,10 @@ class _Search:
         the open nodes (the root's own when stopped there)."""
         z = np.zeros(self.n)
         try:
-            self.visit(0, z, z, root, self.mu)
+            self.visit(0, z, z, root)
         except _Timeout as stop:
             return stop.bound if stop.bound > -np.inf else float(
-                self.children(0, z, z, root, mu=self.mu).max())
+                self.children(0, z, z, root).max())
         return None
 
     def prune_classes(self, j: int, s0, w0, mask: np.ndarray) -> None:
@@ -225,8 +216,7 @@ class _Search:
                           first[:, None])
         return np.maximum(others, v1).sum(axis=0)
 
-    def children(self, j: int, s0, w0, mask: np.ndarray, prices=None,
-                 mu: np.ndarray | None = None) -> np.ndarray:
+    def children(self, j: int, s0, w0, mask: np.ndarray, prices=None) -> np.ndarray:
         """The bounds of the n children of a node at depth j (cluster order[j] to each c);
         -inf for a class the cluster may not take."""
         a = self.a
@@ -254,13 +244,6 @@ class _Search:
                 out = np.minimum(out, second)
             if self.dual is not None and np.any(out[mask[0]] > self.best + self.tol):
                 out = np.minimum(out, self.dual.children(j, s0, w0, mask[0]))
-            if (mu is not None and self.dual is None
-                    and np.any(out[mask[0]] > self.best + self.tol)):
-                # the Lagrangian bound (microc_lagrange), when the others cut not every child
-                mu = mu[1:]
-                values, _ = class_values(self.s_ord[j + 1:], rest_w, a, mu, np.stack((s0, s1)),
-                                         np.stack((w0, w1)), rest, self.grid)
-                out = np.minimum(out, mu.sum() + values[0].sum() - values[0] + values[1])
         return np.where(mask[0], out, -np.inf)
 
     def root_prices(self, mask: np.ndarray) -> np.ndarray:
@@ -302,21 +285,14 @@ class _Search:
             self.target[self.order] = cand
             self.prices[0] = slopes(self.size, self.w, self.a, self.target)
 
-    def visit(self, j: int, s0, w0, mask: np.ndarray, mu: np.ndarray | None) -> None:
-        """Search the node at depth j (``mu``: multipliers of clusters j.., or None)."""
+    def visit(self, j: int, s0, w0, mask: np.ndarray) -> None:
+        """Search the node at depth j."""
         self.nodes += 1
         if self.nodes % _CLOCK_EVERY == 0 and time.monotonic() > self.deadline:
             raise _Timeout
         mask = mask.copy()
         self.prune_classes(j, s0, w0, mask)
-        if mu is not None and j and _NODE_STEPS and self.dual is None:
-            mu, bound, rounded = node_multipliers(self.s_ord[j:], self.w_ord[j:], self.a, mu, s0,
-                                                  w0, mask, self.grid, self.best + self.tol,
-                                                  _NODE_STEPS)
-            self._offer(j, rounded)
-            if bound <= self.best + self.tol:
-                return
-        bounds = self.children(j, s0, w0, mask, mu=mu)
+        bounds = self.children(j, s0, w0, mask)
         if j == self.m - 1:  # the children are leaves: their bound is their value
             self.path[j] = int(np.argmax(bounds))
             self._keep(self.path.copy(), float(bounds[self.path[j]]))
@@ -335,7 +311,7 @@ class _Search:
                 rest = rest.copy()
                 rest[:self.twins[j], :c] = False
             try:
-                self.visit(j + 1, s1, w1, rest, None if mu is None else mu[1:])
+                self.visit(j + 1, s1, w1, rest)
             except _Timeout as stop:
                 stop.bound = max(stop.bound, float(bounds[cand[i:]].max()))
                 raise

@@ -17,22 +17,16 @@ few large clusters placed first they are small. At a node of depth j the bound o
 "cluster j to c" reads the tables of j + 1: V_c is the largest 2 (W⁰ + W) φ_c(S⁰ + S) - F[S, W]
 over a table. The classes a cluster may take are those of the root (the classes ruled out there
 are ruled out for every optimum), so the tables of a node bound every completion of it that the
-search may reach. The multipliers come from a subgradient search at the root on this exact
-relaxation (the relaxed set of each class read back from the tables), then stay fixed.
+search may reach. The multipliers that minimise the root's bound come from column generation
+(:mod:`metrics.measures.typelevel.microc_master`: the tables price its columns, the sets of the
+best pairs read back from them), then stay fixed.
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-__all__ = ["DualTables", "dual_tables"]
-
-#: Subgradient steps at the root at most, and steps without progress before the step halves.
-_STEPS = 200
-_PATIENCE = 4
-_FIRST = 1.0
+__all__ = ["DualTables"]
 
 
 class DualTables:
@@ -94,50 +88,38 @@ class DualTables:
             out[c] = stay.sum() - stay[c] + self.value(j + 1, c, s0[c] + sj, w0[c] + wj[c])
         return out + self.tail[j + 1]
 
-    def root(self) -> tuple[float, np.ndarray]:
-        """The root's bound Σ_k μ_k + Σ_c V_c(0, 0) and the relaxed sets (shape (n, m), 0/1)."""
-        chosen = np.zeros((self.n, self.m))
+    def read_set(self, c: int, size: int, shared: int) -> np.ndarray:
+        """The set T of least μ(T) reaching (s(T), w_c(T)) = (``size``, ``shared``) in class
+        c's table of the root, 0/1 over the clusters: cluster j is in it when its table is
+        reached from the next one through it."""
+        chosen = np.zeros(self.m)
+        s, w, mu, tables = self.s.tolist(), self.w[:, c].tolist(), self.mu.tolist(), self.tables
+        for j in np.flatnonzero(self.allowed[:, c]).tolist():  # a loop over clusters, scalars
+            if size == 0:
+                break
+            nxt = tables[j + 1][c]
+            rs, rw = size - s[j], shared - w[j]
+            if (0 <= rs < nxt.shape[0] and 0 <= rw < nxt.shape[1]
+                    and tables[j][c][size, shared] == nxt[rs, rw] + mu[j]):
+                chosen[j] = 1.0
+                size, shared = rs, rw
+        return chosen
+
+    def root(self, top: int = 1) -> tuple[float, np.ndarray]:
+        """The root's bound Σ_k μ_k + Σ_c V_c(0, 0) and the relaxed sets, shape (top, n, m),
+        0/1: those of the ``top`` best pairs (s(T), w_c(T)) of each class, the first the
+        relaxed one (an empty set where a table has fewer pairs)."""
+        chosen = np.zeros((top, self.n, self.m))
         total = self.tail[0]
-        for c in range(self.n):
+        for c in range(self.n):  # a loop over classes, each table at once
             f = self.tables[0][c]
             big_s, big_w = self._grid(f.shape)
-            obj = 2.0 * big_w * big_s / (big_s + self.a[c]) - f
-            at = np.unravel_index(int(np.argmax(obj)), obj.shape)
-            total += float(obj[at])
-            size, shared = int(at[0]), int(at[1])
-            for j in range(self.m):  # read the set back: cluster j is in it when its table
-                nxt = self.tables[j + 1][c]  # is reached from the next one through it
-                here = self.tables[j][c][size, shared]
-                if (self.allowed[j, c] and size >= self.s[j] and shared >= self.w[j, c]
-                        and size - self.s[j] < nxt.shape[0]
-                        and shared - self.w[j, c] < nxt.shape[1]
-                        and here == nxt[size - self.s[j], shared - self.w[j, c]] + self.mu[j]):
-                    chosen[c, j] = 1.0
-                    size, shared = size - int(self.s[j]), shared - int(self.w[j, c])
+            obj = (2.0 * big_w * big_s / (big_s + self.a[c]) - f).ravel()
+            best = np.argpartition(-obj, top - 1)[:top] if obj.size > top else np.arange(obj.size)
+            best = best[np.argsort(-obj[best])]
+            total += float(obj[best[0]])
+            best = best[np.isfinite(obj[best])]
+            size, shared = np.unravel_index(best, f.shape)
+            for i, (z, y) in enumerate(zip(size.tolist(), shared.tolist(), strict=True)):
+                chosen[i, c] = self.read_set(c, z, y)
         return total, chosen
-
-
-def dual_tables(s, w, a, allowed, mu, keep, deadline: float):
-    """Multipliers that lower the root's exact Lagrangian bound, by subgradient steps from
-    ``mu`` towards the best score, until :data:`_STEPS` steps, the bound at the best score or
-    ``deadline``. ``keep`` takes each relaxed solution rounded to a mapping (each cluster to a
-    class whose set holds it, -1 for a cluster in none) and returns the best score (Σ_c g_c)
-    so far. Returns the tables of the best multipliers seen and their bound."""
-    best_tables, best_bound, step, stall = None, np.inf, _FIRST, 0
-    best = keep(np.full(s.size, -1))
-    for _ in range(_STEPS):
-        tables = DualTables(s, w, a, mu, allowed)
-        bound, chosen = tables.root()
-        best = keep(np.where(chosen.max(axis=0) > 0, chosen.argmax(axis=0), -1))
-        if bound < best_bound - 1e-12:
-            best_tables, best_bound, stall = tables, bound, 0
-        else:
-            stall += 1
-            if stall >= _PATIENCE:
-                step, stall = step / 2.0, 0
-        sub = 1.0 - chosen.sum(axis=0)
-        norm = float(sub @ sub)
-        if norm == 0.0 or bound <= best or time.monotonic() > deadline:
-            break
-        mu = mu - step * (bound - best) / norm * sub
-    return best_tables, best_bound

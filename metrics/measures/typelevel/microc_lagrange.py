@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-__all__ = ["size_grid", "class_values", "root_multipliers", "node_multipliers", "mapping_value"]
+__all__ = ["size_grid", "class_values", "root_multipliers", "mapping_value"]
 
 #: The grid of added sizes: every integer up to GRID_DENSE, then steps of GRID_GROWTH (the
 #: finer, the tighter the bound and the slower each evaluation).
@@ -177,39 +177,3 @@ def root_multipliers(s, w, a, allowed, target, best: float, grid, deadline: floa
             break
         mu = mu - step * (bound - found_value) / norm * sub
     return best_mu, best_bound, best_share, found
-
-
-def node_multipliers(s, w, a, mu, s0, w0, allowed, grid, floor: float, steps: int):
-    """A few subgradient steps on the multipliers of a node's remaining clusters, from its
-    parent's ``mu``.
-
-    The node's Lagrangian bound Σ_k μ_k + Σ_c V_c (module docstring, with the placed clusters'
-    state ``s0``, ``w0`` of shape (n,)) bounds Σ_c g_c of every completion of the node for any
-    μ, so the least one seen is kept. Polyak steps μ ← μ - (bound - floor) / |d|² d along the
-    subgradient d_k = 1 - Σ_c share_ck, ``floor`` the best score; the steps stop once the
-    bound is at or below it (the node is cut).
-
-    Returns
-    -------
-    mu : ndarray, shape (r,)
-        The multipliers of the least bound.
-    bound : float
-        That bound (+inf with ``steps`` = 0).
-    rounded : ndarray of int64, shape (r,)
-        The last relaxed solution rounded: each cluster to the class of its largest share, -1
-        for a cluster in no class's relaxed set.
-    """
-    best_mu, best_bound = mu, np.inf
-    rounded = np.full(s.size, -1, dtype=np.int64)
-    for _ in range(steps):
-        values, share = class_values(s, w, a, mu, s0[None], w0[None], allowed, grid)
-        bound = float(mu.sum() + values.sum())
-        if bound < best_bound:
-            best_mu, best_bound = mu, bound
-        rounded = np.where(share[0].max(axis=0) > 0.0, share[0].argmax(axis=0), -1)
-        sub = 1.0 - share[0].sum(axis=0)
-        norm = float(sub @ sub)
-        if bound <= floor or norm < 1e-12:
-            break
-        mu = mu - (bound - floor) / norm * sub
-    return best_mu, best_bound, rounded
