@@ -118,3 +118,28 @@ def test_below_legend_margin_holds_the_legend(height, top, y, rows):
     # the legend hangs -y of the plot area below it, and its rows fit above the chart's edge
     assert -y * plot + rows * LEGEND_ROW_PX <= b
     assert below_legend_margin(height, top, y, rows + 1) > b
+
+
+def test_the_type_level_charts_hold_their_names_and_colour_bars():
+    from dashboard.figures.typelevel import mapping_figure, spearman_figure  # noqa: PLC0415
+
+    def spearman(names):
+        n = len(names)
+        return spearman_figure(pd.DataFrame(np.eye(n), index=names, columns=names),
+                               {names[0]: True})
+
+    short_fig, long_fig = spearman(["v", "f1"]), spearman(["bcubed_precision", "f1"])
+    assert long_fig.layout.margin.l > short_fig.layout.margin.l
+    assert long_fig.layout.margin.l >= text_px(["1. bcubed_precision *"], 13)
+    assert long_fig.layout.margin.r >= 30 + text_px(["\u22120.5"], 13)
+
+    def mapping(tags):
+        return mapping_figure(pd.DataFrame({
+            "cluster": list(range(len(tags))), "tag": tags, "cluster_types": [3] * len(tags),
+            "cluster_tokens": [5] * len(tags), "shared_types": [2] * len(tags)}))
+
+    # tick labels turned by 60 degrees: a longer tag needs a deeper bottom margin
+    assert (mapping(["NOUN", "a_much_longer_gold_tag_name"]).layout.margin.b
+            > mapping(["NOUN", "VERB"]).layout.margin.b)
+    # the colour bar's two-line title turned along it
+    assert mapping(["NOUN"]).layout.margin.r >= 30 + text_px(["0.8"], 13) + 2 * 13

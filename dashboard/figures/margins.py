@@ -22,6 +22,7 @@ __all__ = [
     "text_px",
     "axis_margin",
     "colorbar_margin",
+    "tilted_margin",
     "legend_rows",
     "below_legend_margin",
     "LEGEND_ROW_PX",
@@ -79,14 +80,26 @@ def axis_margin(labels: Iterable[object], size: float, title: bool = True,
     return math.ceil(px + 6)
 
 
-def colorbar_margin(ticks: Iterable[object], thickness: float, title: bool = True,
+def colorbar_margin(ticks: Iterable[object], thickness: float, title: bool | int = True,
                     size: float = 13) -> int:
     """Right margin in px that holds a colour bar ``thickness`` px thick, its tick labels
-    ``ticks`` (the longest ones it may show) at ``size`` px and its title turned along it."""
+    ``ticks`` (the longest ones it may show) at ``size`` px and its title turned along it
+    (``title``: that many lines, ``True`` one)."""
     px = 10 + thickness + 8 + text_px(ticks, size) + 14
     if title:
-        px += 1.5 * size + 4
+        px += int(title) * 1.5 * size + 4
     return math.ceil(px)
+
+
+def tilted_margin(labels: Iterable[object], size: float, angle: float = 60,
+                  title: bool = True, title_size: float = 13) -> int:
+    """Margin in px below an x axis whose tick labels ``labels`` (``size`` px) are turned by
+    ``angle`` degrees, plus its title when ``title``."""
+    rad = math.radians(angle)
+    px = text_px(labels, size) * math.sin(rad) + size * math.cos(rad) + 12
+    if title:
+        px += 1.5 * title_size + 14
+    return math.ceil(px + 6)
 
 
 def legend_rows(names: Iterable[object], size: float = 13,
