@@ -87,7 +87,8 @@ def colorbar_margin(ticks: Iterable[object], thickness: float, title: bool | int
     (``title``: that many lines, ``True`` one)."""
     px = 10 + thickness + 8 + text_px(ticks, size) + 14
     if title:
-        px += int(title) * 1.5 * size + 4
+        lines = int(title)
+        px += lines * 1.5 * size + 4 + 18 * (lines - 1)  # lines apart by more than their size
     return math.ceil(px)
 
 
