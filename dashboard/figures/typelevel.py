@@ -9,12 +9,17 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.figures.margins import axis_margin, colorbar_margin, tilted_margin
 from dashboard.figures.style import COLOR_DOWN, COLOR_TIED, COLOR_UP, FONT, MIN_FONT, short
+
+#: the charts' body text size in px (tick labels), for their margins
+_BODY_PX = cast(float, FONT["size"])
 
 __all__ = ["rank_slope_figure", "spearman_figure", "mapping_figure", "measure_label", "UNMAPPED"]
 
@@ -88,7 +93,7 @@ def spearman_figure(spearman: pd.DataFrame, type_level: dict,
     # (dashboard/figures/margins.py)
     fig.update_layout(title=title or "Rank correlation between measures (* = type level)",
                       height=max(360, 30 * len(rows) + 160), template="plotly_white",
-                      font=FONT, margin={"l": axis_margin(rows, FONT["size"], title=False),
+                      font=FONT, margin={"l": axis_margin(rows, _BODY_PX, title=False),
                                          "r": colorbar_margin(["\u22120.5"], 30), "t": 100,
                                          "b": 80})
     fig.update_xaxes(title_text="measure (numbered as the rows)", tickangle=0)
@@ -134,7 +139,7 @@ def mapping_figure(mapping: pd.DataFrame, title: str | None = None,
                       title=title or "Clusters mapped to each gold tag",
                       yaxis_title=value.replace("_", " "),
                       margin={"l": 80, "r": colorbar_margin(["0.8"], 30, title=2), "t": 100,
-                              "b": max(80, tilted_margin(order, FONT["size"]))})
+                              "b": max(80, tilted_margin(order, _BODY_PX))})
     # every gold tag labelled (plotly thins category labels that would collide: turned instead)
     fig.update_xaxes(categoryorder="array", categoryarray=order, title="gold tag",
                      tickmode="array", tickvals=order, ticktext=order, tickangle=-60)
