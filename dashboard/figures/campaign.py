@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dashboard.figures.margins import below_legend_margin, legend_rows
 from dashboard.figures.style import (
     COLOR_DOWN,
     COLOR_OTHER,
@@ -127,6 +128,10 @@ def f_curves_figure(
                       annotation_text=f"\u03b1 = {alpha:.2f}", annotation_position="top",
                       annotation_font_size=MIN_FONT)
     layout(fig, title, height=480, legend_below=True)
+    # the legend below may wrap into rows at a 1024 px screen: the margin holds them
+    rows = legend_rows([t.name for t in fig.data])
+    fig.update_layout(margin=dict(b=max(110, below_legend_margin(480, 60 if title else 30, -0.2,
+                                                                 rows))))
     fig.update_xaxes(title_text=alpha_label(precision, recall, average), range=[0, 1])
     fig.update_yaxes(title_text=f_label(precision, recall, average))
     return fig
@@ -217,7 +222,9 @@ def rank_moves_figure(
     layout(fig, title or f"Ranks at \u03b1 = {alpha1:.2f} and {alpha2:.2f} ({shown} of "
                          f"{len(moves)})",
            height=height, legend_below=True)
-    fig.update_layout(margin=dict(l=10, r=10, t=80, b=40),
+    rows = legend_rows([t.name for t in fig.data if t.showlegend is not False])
+    fig.update_layout(margin=dict(l=10, r=10, t=80,
+                                  b=max(40, below_legend_margin(height, 80, -0.01, rows))),
                       legend=dict(y=-0.01, yanchor="top"))
     fig.update_xaxes(range=[-1.45, 2.45], tickvals=[0, 1],
                      ticktext=[f"rank at \u03b1 = {alpha1:.2f}", f"rank at \u03b1 = {alpha2:.2f}"],

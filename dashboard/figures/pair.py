@@ -3,12 +3,14 @@ per-topic scatter, contingency tables."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dashboard.figures.margins import axis_margin, below_legend_margin, legend_rows, text_px
 from dashboard.figures.style import (
     COLOR_A,
     COLOR_B,
@@ -122,7 +124,9 @@ def uir_counts_figure(n_a_better: int, n_tied: int, n_biased: int, n_b_better: i
             hovertemplate=f"{label}: {n} topics<br>{what}<extra></extra>",
         ))
     layout(fig, title, height=170)
-    fig.update_layout(barmode="stack", margin=dict(l=10, r=10, t=40 if title else 10, b=30),
+    # the bottom margin holds the tick labels and the axis title
+    edge = math.ceil(text_px([total], 13) / 2) + 12  # half the end tick labels, "0" and total
+    fig.update_layout(barmode="stack", margin=dict(l=edge, r=edge, t=40 if title else 10, b=56),
                       showlegend=False, uniformtext=dict(minsize=MIN_FONT, mode="hide"))
     fig.update_xaxes(title_text="number of topics", range=[0, total])
     fig.update_yaxes(showticklabels=False)
@@ -191,7 +195,10 @@ def pair_scatter_figure(
     # the legend below the plot: the plane keeps the whole width at 1024 px
     layout(fig, title or "Per topic: which system wins on both metrics?", height=620,
            legend_below=True)
-    fig.update_layout(legend=dict(y=-0.14), margin=dict(l=70, r=20, t=60, b=150),
+    rows = legend_rows([t.name for t in fig.data if t.showlegend is not False])
+    fig.update_layout(legend=dict(y=-0.14),
+                      margin=dict(l=70, r=20, t=60,
+                                  b=max(150, below_legend_margin(620, 60, -0.14, rows))),
                       clickmode="event+select", dragmode="zoom")
 
     def _range(cols):
@@ -248,7 +255,7 @@ def contingency_figure(table: pd.DataFrame, system: str, topic: str, max_rows: i
     layout(fig, f"{head}{short(system, 34)} on {short(topic, 24)}<br><span style='font-size:"
                 f"{MIN_FONT + 1}px;color:#555'>{n_rows} gold classes \u00d7 {n_cols} clusters"
                 "</span>", height=max(340, 24 * len(ylab) + 210))
-    fig.update_layout(margin=dict(l=190, r=20, t=80, b=140))
+    fig.update_layout(margin=dict(l=max(190, axis_margin(ylab, MIN_FONT)), r=20, t=80, b=140))
     fig.update_xaxes(title_text="system clusters", tickvals=list(range(len(xlab))),
                      ticktext=xlab, tickangle=-45, tickfont=LABEL_FONT, showgrid=False)
     fig.update_yaxes(title_text="gold classes", tickvals=list(range(len(ylab))), ticktext=ylab,
@@ -358,9 +365,13 @@ def pair_differences_figure(
     if selected_topic is not None and (topic == str(selected_topic)).any():
         i = int(np.flatnonzero(topic == str(selected_topic))[0])
         fig.add_vline(x=pos[i], line=dict(color="#000", width=1.5))
+    height = 200 + 230 * k
+    rows = legend_rows([t.name for t in fig.data if t.showlegend])
     layout(fig, title or f"Per topic: A \u2212 B on each metric ({n} topics; > 0: A better)",
-           height=200 + 230 * k, legend_below=True)
-    fig.update_layout(margin=dict(l=80, r=20, t=90, b=110), legend=dict(y=-0.12),
+           height=height, legend_below=True)
+    fig.update_layout(margin=dict(l=80, r=20, t=90,
+                                  b=max(110, below_legend_margin(height, 90, -0.12, rows))),
+                      legend=dict(y=-0.12),
                       clickmode="event+select", dragmode="zoom", hovermode="closest")
     fig.update_xaxes(showticklabels=False, showgrid=False, range=[-1, max(n, 1)])
     fig.update_xaxes(title_text="topics by unanimous winner, then mean \u0394", row=k, col=1)

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dashboard.figures.margins import axis_margin, colorbar_margin
 from dashboard.figures.style import (
     COLOR_DELTA_F,
     COLOR_PARAM_UIR,
@@ -60,7 +61,9 @@ def testbed_rank_figure(ranks: pd.DataFrame, scores: pd.DataFrame | None = None,
                 if s in highlight else short(s, 26) for s in systems]
     layout(fig, title or "Rank on each test bed (1 = best)", height=max(420, 21 * S + 150)
             if S <= 60 else 700)
-    fig.update_layout(margin=dict(l=210, r=30, t=100, b=30))
+    # margins that hold the row labels and the colour bar (its title on top): laid out once
+    left = axis_margin(ticktext, LABEL_FONT["size"], title=False) if S <= 60 else 70
+    fig.update_layout(margin=dict(l=left, r=colorbar_margin([str(S)], 14), t=100, b=30))
     fig.update_xaxes(title_text=None, side="top", showgrid=False)
     fig.update_yaxes(tickvals=list(range(S)) if S <= 60 else None,
                      ticktext=ticktext if S <= 60 else None, showticklabels=S <= 60,

@@ -9,11 +9,17 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dashboard.figures.margins import axis_margin, colorbar_margin, tilted_margin
 from dashboard.figures.style import COLOR_DOWN, COLOR_TIED, COLOR_UP, FONT, MIN_FONT, short
+
+#: the charts' body text size in px (tick labels), for their margins
+_BODY_PX = cast(float, FONT["size"])
 
 __all__ = ["rank_slope_figure", "spearman_figure", "mapping_figure", "measure_label", "UNMAPPED"]
 
@@ -81,11 +87,15 @@ def spearman_figure(spearman: pd.DataFrame, type_level: dict,
         z=z, x=cols, y=rows, zmin=-1, zmax=1, colorscale="RdBu", text=text, customdata=full,
         texttemplate="%{text}" if len(names) <= 10 else None, textfont={"size": MIN_FONT},
         hovertemplate="%{customdata}: %{z:.2f}<extra></extra>",
-        colorbar={"title": "Spearman"},
+        colorbar={"title": {"text": "Spearman", "side": "right"}},
     ))
+    # margins that hold the row names and the colour bar: the chart is laid out once
+    # (dashboard/figures/margins.py)
     fig.update_layout(title=title or "Rank correlation between measures (* = type level)",
                       height=max(360, 30 * len(rows) + 160), template="plotly_white",
-                      font=FONT)
+                      font=FONT, margin={"l": axis_margin(rows, _BODY_PX, title=False),
+                                         "r": colorbar_margin(["\u22120.5"], 30), "t": 100,
+                                         "b": 80})
     fig.update_xaxes(title_text="measure (numbered as the rows)", tickangle=0)
     fig.update_yaxes(autorange="reversed")
     return fig
@@ -118,7 +128,8 @@ def mapping_figure(mapping: pd.DataFrame, title: str | None = None,
                                                    df["cluster_types"], df["cluster_tokens"],
                                                    df["shared_types"], np.round(df["share"], 3)],
         marker={"color": df["share"], "colorscale": "Viridis", "cmin": 0, "cmax": 1,
-                "colorbar": {"title": "share of the cluster's<br>types with the tag"},
+                "colorbar": {"title": {"text": "share of the cluster's<br>types with the tag",
+                                       "side": "right"}},
                 "line": {"color": "white", "width": 1}},
         hovertemplate=("tag %{x}<br>cluster %{customdata[0]}<br>types %{customdata[1]}, "
                        "tokens %{customdata[2]}<br>types with the tag %{customdata[3]} "
@@ -126,7 +137,9 @@ def mapping_figure(mapping: pd.DataFrame, title: str | None = None,
     ))
     fig.update_layout(barmode="stack", template="plotly_white", height=460, font=FONT,
                       title=title or "Clusters mapped to each gold tag",
-                      yaxis_title=value.replace("_", " "))
+                      yaxis_title=value.replace("_", " "),
+                      margin={"l": 80, "r": colorbar_margin(["0.8"], 30, title=2), "t": 100,
+                              "b": max(80, tilted_margin(order, _BODY_PX))})
     # every gold tag labelled (plotly thins category labels that would collide: turned instead)
     fig.update_xaxes(categoryorder="array", categoryarray=order, title="gold tag",
                      tickmode="array", tickvals=order, ticktext=order, tickangle=-60)

@@ -16,6 +16,12 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dashboard.figures.margins import (
+    axis_margin,
+    below_legend_margin,
+    colorbar_margin,
+    legend_rows,
+)
 from dashboard.figures.style import (
     COLOR_A,
     COLOR_B,
@@ -95,7 +101,9 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
     side = max(520, min(1100, 18 * S + 300))
     layout(fig, title or f"UIR(row, column), ranked by F\u03b1 \u00b7 dot: UIR \u2265 "
                           f"{threshold:.2f}", height=side)
-    fig.update_layout(margin=dict(l=200 if show_ticks else 70, r=30, t=90, b=70),
+    # margins that hold the row labels and the colour bar: laid out once (margins.py)
+    fig.update_layout(margin=dict(l=axis_margin(ticktext, MIN_FONT) if show_ticks else 70,
+                                  r=colorbar_margin(["\u22120.5"], 14), t=90, b=70),
                       legend=dict(y=1.06))
     fig.update_xaxes(title_text="system b (column, numbered as the rows)",
                      tickvals=list(range(0, S, step)) if show_ticks else None,
@@ -143,7 +151,10 @@ def threshold_curve_figure(curve: pd.DataFrame, threshold: float,
                        showarrow=False, text=f"t = {threshold:.2f}", bgcolor="white",
                        font=dict(size=MIN_FONT, color="#444"))
     layout(fig, title or "What a UIR threshold accepts", height=560, legend_below=True)
-    fig.update_layout(legend=dict(orientation="v", y=-0.16), margin=dict(t=80, b=170))
+    # one legend row per series; the left margin holds "100%" and the axis title
+    fig.update_layout(legend=dict(orientation="v", y=-0.16),
+                      margin=dict(l=axis_margin(["100%"], 13), t=80,
+                                  b=max(170, below_legend_margin(560, 80, -0.16, len(fig.data)))))
     fig.update_xaxes(title_text="UIR threshold t", range=[0, 1])
     fig.update_yaxes(title_text="share of pairs", tickformat=".0%", range=[0, 1.02])
     return fig
@@ -175,6 +186,13 @@ def _density(x: np.ndarray, y: np.ndarray, what: str, ytitle: str) -> go.Histogr
         colorbar=dict(title=dict(text="pairs", side="right"), thickness=12, len=0.6),
         hovertemplate=f"UIR %{{x}}<br>{ytitle} %{{y}}<br>%{{z}} pairs<extra></extra>",
     )
+
+
+def _density_margin(n_pairs: int) -> int:
+    """Right margin in px that holds the density's colour bar: its counts have at most as many
+    digits as the number of pairs (Plotly writes 10,000 and more as "10k")."""
+    digits = min(len(str(max(n_pairs, 1))), 5)
+    return colorbar_margin(["8" * digits], 12)
 
 
 def _pairs_of(df: pd.DataFrame, system: str | None) -> pd.DataFrame:
@@ -246,7 +264,10 @@ def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, re
     fig.add_vline(x=threshold, line=dict(color="#444", dash="dot", width=1))
     rtxt = f" (Pearson r = {r:.2f})" if r is not None and np.isfinite(r) else ""
     layout(fig, title or f"\u0394F\u03b1 vs UIR{rtxt}", height=560, legend_below=True)
-    fig.update_layout(legend=dict(orientation="v", y=-0.16), margin=dict(l=80, r=30, t=60, b=170),
+    fig.update_layout(legend=dict(orientation="v", y=-0.16),
+                      margin=dict(l=80, r=_density_margin(len(df)) if dense else 30, t=60,
+                                  b=max(170, below_legend_margin(560, 60, -0.16,
+                                                                 len(fig.data)))),
                       clickmode="event+select")
     fig.update_xaxes(title_text="UIR(a, b)")
     fig.update_yaxes(title_text=f"F\u03b1(a) \u2212 F\u03b1(b), \u03b1 = {alpha:.2f}")
@@ -286,7 +307,9 @@ def weakest_metric_figure(df: pd.DataFrame, metrics: Sequence[str], r: float | N
            + " of mean(a) \u2212 mean(b)")
     layout(fig, title or f"Weakest-metric improvement vs UIR{rtxt}<br><span style='font-size:"
                          f"{MIN_FONT + 1}px;color:#555'>{sub}</span>", height=480)
-    fig.update_layout(margin=dict(l=80, r=30, t=90, b=60), showlegend=True,
+    rows = legend_rows([t.name for t in fig.data])
+    fig.update_layout(margin=dict(l=80, r=_density_margin(len(df)) if dense else 30, t=90,
+                                  b=below_legend_margin(480, 90, -0.16, rows)), showlegend=True,
                       legend=dict(orientation="h", yanchor="top", y=-0.16, x=0, xanchor="left"))
     # UIR lies in [-1, 1]: the axis never runs past it (autorange does around a single point)
     lo = float(df["uir"].min()) if len(df) else 0.0
