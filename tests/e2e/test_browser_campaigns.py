@@ -57,6 +57,7 @@ def test_type_level_page_on_ud_ewt(page, server):
     page.goto(f"{server}/type-level?campaign={quote(UD)}")
     _ready(page, "Type level")
     page.locator(".js-plotly-plot .main-svg").first.wait_for()
+    page.locator(".js-plotly-plot").nth(1).wait_for(state="attached", timeout=60_000)
     assert page.locator(".js-plotly-plot").count() >= 2
     assert page.get_by_text("Found by").first.is_visible()
     assert "MacroI P/R (1-1)" in _sidebar_values(page, "MacroI P/R (1-1)")

@@ -58,6 +58,7 @@ def test_meta_evaluation_page(page, server):
     assert "33 of 37 systems" in text and "R*S(n=30)" in text and "RBP(0.95)" in text
     assert "Table 7 and Figure 1" in text and "each run's top 10 accepted" in text
     assert "Q-measure" in text and "ERR" in text and "confidence" in text
+    page.locator(".js-plotly-plot").nth(2).wait_for(state="attached", timeout=60_000)  # drawn after the run
     assert page.locator(".js-plotly-plot").count() >= 3  # two Strictness charts, Figure 1
     _no_sideways_scroll(page)
     _shots(page, "meta_evaluation_trec_dl")

@@ -46,6 +46,8 @@ def test_three_metric_uir_views_on_the_wide_leaderboard(page, server):
     assert "More metrics for UIR" in sidebar.inner_text()
     chips = sidebar.locator("[data-testid='stMultiSelect']").inner_text().split("\n")
     assert "F" in [c.strip() for c in chips], chips
+    # a cold open: the script has finished, the charts wait for the chart code (4.7 MB) to load
+    page.locator(".js-plotly-plot").nth(1).wait_for(state="attached", timeout=60_000)
     assert page.locator(".js-plotly-plot").count() >= 2
     _shots(page, "uncertainty_uir_three_metrics")
 
