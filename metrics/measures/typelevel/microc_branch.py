@@ -60,7 +60,7 @@ import numpy as np
 
 from metrics.measures.typelevel.microc_lagrange import mapping_value, root_multipliers, size_grid
 from metrics.measures.typelevel.microc_master import column_generation
-from metrics.measures.typelevel.microc_prices import chords, phi, slopes
+from metrics.measures.typelevel.microc_prices import chords, lower_prices, phi, slopes
 
 __all__ = ["Branched", "branch_and_bound", "mapping_value", "PRUNE_TOL"]
 
@@ -69,8 +69,7 @@ __all__ = ["Branched", "branch_and_bound", "mapping_value", "PRUNE_TOL"]
 PRUNE_TOL = 1e-9
 #: Nodes between two looks at the clock (a node with the Lagrangian bound takes milliseconds).
 _CLOCK_EVERY = 4
-#: Factors tried on each price in the search for the root's prices, and its sweeps.
-_PRICE_STEPS = np.array([0.0, 0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 2.0])
+#: Sweeps of the search for the root's prices (:func:`microc_prices.lower_prices`).
 _PRICE_SWEEPS = 4
 #: The share of the time limit searched with the cheap bounds alone (the easy cases end
 #: there), and the share the root's multipliers of the Lagrangian bound may take after it.
@@ -250,26 +249,8 @@ class _Search:
         """Prices that lower the root's bound: a coordinate search over factors of each, from
         the best mapping's slopes (a class without any taking a mean one)."""
         z = np.zeros(self.n)
-        lam = self.prices[0].copy()
-        lam[lam <= 0] = lam[lam > 0].mean() if np.any(lam > 0) else 0.1
-
-        def bound(x):
-            return float(self.children(0, z, z, mask, [x]).max())
-
-        value = bound(lam)
-        for _ in range(_PRICE_SWEEPS):
-            improved = False
-            for c in range(self.n):  # a loop over classes, each step vectorised
-                base = lam[c]
-                for f in _PRICE_STEPS:
-                    lam[c] = base * f
-                    trial = bound(lam)
-                    if trial < value - 1e-12:
-                        value, base, improved = trial, lam[c], True
-                lam[c] = base
-            if not improved:
-                break
-        return lam
+        return lower_prices(self.prices[0],
+                            lambda x: float(self.children(0, z, z, mask, [x]).max()), _PRICE_SWEEPS)
 
     def _offer(self, j: int, rounded: np.ndarray) -> None:
         """Keep the path to depth j completed by ``rounded`` (else the best's) if better."""

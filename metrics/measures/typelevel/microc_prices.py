@@ -8,9 +8,11 @@ hence below its chord over [W⁰_c, W̄_c]: a sum over the clusters (λ_c s_k + 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-__all__ = ["phi", "psi", "chords", "slopes"]
+__all__ = ["phi", "psi", "chords", "slopes", "lower_prices", "PRICE_STEPS"]
 
 
 def phi(s: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -43,3 +45,31 @@ def chords(a, lams, sx, wx, left, w_left):
     slope = np.divide(psi(a, lams, wx + w_left, sx, u) - p0, w_left,
                       out=np.zeros(p0.shape), where=w_left > 0)
     return p0 + lams * sx, slope
+
+
+#: Factors tried on each price by :func:`lower_prices`.
+PRICE_STEPS = np.array([0.0, 0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 2.0])
+
+
+def lower_prices(start: np.ndarray, bound: Callable[[np.ndarray], float], sweeps: int,
+                 late: Callable[[], bool] = lambda: False) -> np.ndarray:
+    """Prices that lower the root's bound 2: a coordinate search from ``start`` (the best
+    mapping's slopes, a class without any taking a mean one), trying each price times every
+    factor of :data:`PRICE_STEPS` and keeping what lowers ``bound``, for at most ``sweeps``
+    sweeps, until a sweep changes nothing or ``late()``."""
+    lam = start.copy()
+    lam[lam <= 0] = lam[lam > 0].mean() if np.any(lam > 0) else 0.1
+    value = bound(lam)
+    for _ in range(sweeps):
+        improved = False
+        for c in range(lam.size):  # a loop over classes, each step vectorised
+            base = lam[c]
+            for f in PRICE_STEPS:
+                lam[c] = base * f
+                trial = bound(lam)
+                if trial < value - 1e-12:
+                    value, base, improved = trial, lam[c], True
+            lam[c] = base
+        if not improved or late():
+            break
+    return lam

@@ -39,7 +39,7 @@ from typing import NamedTuple
 import numpy as np
 
 from metrics.measures.typelevel import exact_many_to_one as _exact
-from metrics.measures.typelevel.microc_prices import chords, phi
+from metrics.measures.typelevel.microc_prices import chords, lower_prices, phi
 
 __all__ = ["UnionBranched", "union_branch_and_bound", "union_value", "union_inputs",
            "search_then_program", "Searched", "PRUNE_TOL", "SEARCH_SHARE"]
@@ -51,8 +51,7 @@ PRUNE_TOL = 1e-9
 SEARCH_SHARE = 0.3
 #: Nodes between two looks at the clock.
 _CLOCK_EVERY = 8
-#: Factors tried on each price in the search for the root's prices, and its sweeps.
-_PRICE_STEPS = np.array([0.0, 0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 2.0])
+#: Sweeps of the search for the root's prices (:func:`microc_prices.lower_prices`).
 _PRICE_SWEEPS = 3
 
 
@@ -206,26 +205,9 @@ class _Search:
         """Prices that lower the root's bound: a coordinate search over factors of each, from
         the best mapping's slopes (a class without any taking a mean one)."""
         z0, zg = np.zeros(self.n), np.zeros((self.gb.shape[0], self.n), dtype=bool)
-        lam = self.prices[0].copy()
-        lam[lam <= 0] = lam[lam > 0].mean() if np.any(lam > 0) else 0.1
-
-        def bound(x):
-            return float(self.children(0, z0, z0, zg, [x]).max())
-
-        value = bound(lam)
-        for _ in range(_PRICE_SWEEPS):
-            improved = False
-            for c in range(self.n):  # a loop over classes, each step vectorised
-                base = lam[c]
-                for f in _PRICE_STEPS:
-                    lam[c] = base * f
-                    trial = bound(lam)
-                    if trial < value - 1e-12:
-                        value, base, improved = trial, lam[c], True
-                lam[c] = base
-            if not improved or self.clock() > self.deadline:
-                break
-        return lam
+        return lower_prices(self.prices[0],
+                            lambda x: float(self.children(0, z0, z0, zg, [x]).max()),
+                            _PRICE_SWEEPS, lambda: self.clock() > self.deadline)
 
     def visit(self, j: int, s0, w0, z: np.ndarray) -> None:
         """Search the node at depth j (clusters before j placed: ``path``)."""
