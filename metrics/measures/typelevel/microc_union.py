@@ -33,15 +33,15 @@ process's CPU time (the machine is shared).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 from metrics.measures.typelevel import exact_many_to_one as _exact
+from metrics.measures.typelevel.microc_branch import Branched
 from metrics.measures.typelevel.microc_prices import chords, lower_prices, phi
 
-__all__ = ["UnionBranched", "union_branch_and_bound", "union_value", "union_inputs",
+__all__ = ["union_branch_and_bound", "union_value", "union_inputs",
            "search_then_program", "Searched", "PRUNE_TOL", "SEARCH_SHARE"]
 
 #: A node is cut when its bound exceeds the best score by at most this (F units).
@@ -53,31 +53,6 @@ SEARCH_SHARE = 0.3
 _CLOCK_EVERY = 8
 #: Sweeps of the search for the root's prices (:func:`microc_prices.lower_prices`).
 _PRICE_SWEEPS = 3
-
-
-@dataclass(frozen=True)
-class UnionBranched:
-    """The result of :func:`union_branch_and_bound`.
-
-    Attributes
-    ----------
-    target : ndarray of int64
-        The best mapping found (the start's when nothing beats it).
-    value : float
-        Its MicroC F.
-    bound : float
-        A proven upper bound on the optimum (``value`` when the search finished).
-    proven : bool
-        True when the search finished: ``value`` is the optimum within :data:`PRUNE_TOL`.
-    nodes : int
-        Nodes expanded.
-    """
-
-    target: np.ndarray
-    value: float
-    bound: float
-    proven: bool
-    nodes: int
 
 
 def _unions(ms, mw, gb, ga, mult, a, target) -> tuple[np.ndarray, np.ndarray]:
@@ -245,7 +220,7 @@ class _Search:
 
 def union_branch_and_bound(ms: np.ndarray, mw: np.ndarray, gb: np.ndarray, ga: np.ndarray,
                            mult: np.ndarray, a: np.ndarray, start: np.ndarray, seconds: float,
-                           clock=None) -> UnionBranched:
+                           clock=None) -> Branched:
     """The M-1 mapping of maximal MicroC F when types may sit in several clusters (module
     docstring).
 
@@ -271,13 +246,13 @@ def union_branch_and_bound(ms: np.ndarray, mw: np.ndarray, gb: np.ndarray, ga: n
 
     Returns
     -------
-    UnionBranched
+    Branched
     """
     ms, mw, mult, a = (np.asarray(x, dtype=float) for x in (ms, mw, mult, a))
     gb, ga = np.asarray(gb, dtype=bool), np.asarray(ga, dtype=bool)
     search = _Search(ms, mw, gb, ga, mult, a, start, seconds, clock or time.monotonic)
     if search.m == 0:
-        return UnionBranched(search.target, search.best, search.best, True, 0)
+        return Branched(search.target, search.best, search.best, True, 0)
     search.prices.append(search.root_prices())
     z0 = np.zeros(search.n)
     zg = np.zeros((gb.shape[0], search.n), dtype=bool)
@@ -286,9 +261,9 @@ def union_branch_and_bound(ms: np.ndarray, mw: np.ndarray, gb: np.ndarray, ga: n
     except _Timeout as stop:
         bound = stop.bound if stop.bound > -np.inf else float(
             search.children(0, z0, z0, zg).max())
-        return UnionBranched(search.target, search.best, max(bound, search.best), False,
+        return Branched(search.target, search.best, max(bound, search.best), False,
                              search.nodes)
-    return UnionBranched(search.target, search.best, search.best, True, search.nodes)
+    return Branched(search.target, search.best, search.best, True, search.nodes)
 
 
 def union_inputs(t) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
