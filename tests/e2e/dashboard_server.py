@@ -96,8 +96,8 @@ BELOW = f".st-key-{BELOW_KEY}"
 
 def ready(pg, title: str, level: int = 1) -> None:
     """Wait for the page whose heading is ``title`` to finish its script run (and, on a cold
-    open, the run that draws the part below the first chart); fail on an exception or a
-    traceback in the main area."""
+    open, the run that draws the part below the first chart) and every element's code to have
+    come; fail on an exception or a traceback in the main area."""
     pg.get_by_role("heading", name=title, level=level).first.wait_for()
     pg.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
@@ -107,7 +107,10 @@ def ready(pg, title: str, level: int = 1) -> None:
     # twice, for the run that draws that rest
     done = ("() => document.querySelector('[data-testid=\"stApp\"]')"
             ".getAttribute('data-test-script-state') === 'notRunning'"
-            f" && !document.querySelector('{BELOW}')")
+            f" && !document.querySelector('{BELOW}')"
+            # no element still waiting for its lazily loaded code (Streamlit's placeholder): a CI
+            # run read a sidebar whose widgets had not come yet
+            " && !document.querySelector('[data-testid=\"stSkeleton\"]')")
     pg.wait_for_function(done, timeout=120_000)
     pg.wait_for_timeout(1500)
     pg.wait_for_function(done, timeout=120_000)
