@@ -2,16 +2,38 @@
 RULE]]``.
 
 Exactly ``streamlit run`` (same arguments, same process), after starting the warm-up of
-:mod:`dashboard.data.warm` so that the first session opens fast.
+:mod:`dashboard.data.warm` so that the first session opens fast, with Streamlit's own scripts
+and styles sent gzipped from memory (:mod:`dashboard.static_gzip`).
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from dashboard.data import warm
+from dashboard.static_gzip import StaticGzip
 
-__all__ = ["main"]
+__all__ = ["main", "serve_static_gzipped"]
+
+
+def serve_static_gzipped() -> bool:
+    """Wrap the web application Streamlit's server builds in :class:`StaticGzip`; False (and
+    Streamlit's own serving) when this Streamlit builds it elsewhere."""
+    from streamlit.web.server.starlette import starlette_server  # noqa: PLC0415 - deferred: only when serving
+
+    build = getattr(starlette_server, "create_starlette_app", None)
+    if build is None or getattr(build, "static_gzip", False):
+        return build is not None
+
+    def create_starlette_app(runtime: Any) -> Any:
+        app = build(runtime)
+        app.add_middleware(StaticGzip)  # the outermost layer: the files never reach the rest
+        return app
+
+    create_starlette_app.static_gzip = True  # type: ignore[attr-defined]
+    starlette_server.create_starlette_app = create_starlette_app
+    return True
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -39,6 +61,7 @@ def main(argv: list[str] | None = None) -> None:
     if hasattr(delta_generator, "_use_warning_has_been_displayed"):
         delta_generator._use_warning_has_been_displayed = True
 
+    serve_static_gzipped()
     sys.argv = ["streamlit", *argv]
     cli.main()
 

@@ -158,6 +158,14 @@ def test_cold_open_spinner_then_first_chart(page, server):
     assert page.locator(".js-plotly-plot").count() >= 5  # every chart of the Leaderboard
     assert not page.evaluate(FEEDBACK.replace("if (document.querySelector('.js-plotly-plot "
                                               ".main-svg')) return true;", ""))  # gone after
+    # Streamlit's scripts came gzipped (dashboard/static_gzip.py): the chart module's 4.7 MB in
+    # about 1.4 MB, every one of them byte for byte what Streamlit has
+    sizes = page.evaluate("performance.getEntriesByType('resource').filter(r => "
+                          "r.name.includes('/static/js/')).map(r => "
+                          "[r.name.split('/').pop(), r.encodedBodySize, r.decodedBodySize])")
+    chart = [s for s in sizes if s[0].startswith("PlotlyChart")]
+    assert chart and chart[0][1] < chart[0][2] / 2, chart
+    assert sum(e for _, e, _ in sizes) < sum(d for _, _, d in sizes) / 2
 
 
 def test_every_page_and_screenshots(page, server):
