@@ -10,6 +10,7 @@ float noise is a tie in the paired tests (the RepLab pair of the issue).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -174,3 +175,15 @@ def test_a_difference_that_rounds_to_zero_is_no_loss(v, digits, text):
     """Every signed difference on the Compare page (cards, intervals) is printed by one function;
     a tie never reads as a loss of -0.000."""
     assert signed(v, digits) == text
+
+
+def test_a_mean_difference_that_rounds_to_zero_is_no_loss(replab_bcubed):
+    """The tests table's mean difference is shown at four decimals: one of -0.00001 is kept as
+    +0.0 (the grid prints "+0.0000", not "-0.0000"), one of -0.0002 stays negative."""
+    systems = sorted(replab_bcubed["system"].unique())
+    rep = compare(replab_bcubed, P, R).pair(systems[0], systems[1])
+    tiny = dataclasses.replace(rep, metrics=tuple(
+        dataclasses.replace(m, delta=d) for m, d in zip(rep.metrics, (-0.00001, -0.0002))))
+    shown = pair_view.tests_display(tiny)[pair_view.DELTA_COLUMN].tolist()
+    assert shown[0] == 0.0 and np.copysign(1.0, shown[0]) == 1.0
+    assert shown[1] == -0.0002

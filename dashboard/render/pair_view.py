@@ -97,6 +97,9 @@ def tests_display(rep: PairReport, effects: Sequence[PairedEffect] = ()) -> pd.D
     (:func:`metrics.comparison.effect_size.pair_effects`, same metrics), the t interval of each
     mean difference and Cohen's d_z next to it."""
     tv = tests_frame(rep)
+    # at the four decimals shown, a negative zero made positive (as
+    # metrics.reports.numbers.signed prints differences): a tie reads "+0.0000", not "-0.0000"
+    tv[DELTA_COLUMN] = tv[DELTA_COLUMN].round(4) + 0.0
     for col in ("p", f"p ({rep.correction})"):
         tv[col] = tv[col].map(format_p)
     if effects:
