@@ -6,7 +6,8 @@
 * :mod:`metrics.measures.typelevel.exact_many_to_one`: the integer program of the many-to-one
   mapping (its MicroC part in :mod:`metrics.measures.typelevel.microc_program`);
   :mod:`metrics.measures.typelevel.microc_branch`: MicroC's branch and bound when every type has
-  one cluster;
+  one cluster; :mod:`metrics.measures.typelevel.microc_union` when types sit in several
+  clusters (its Lagrangian bound over unions in :mod:`metrics.measures.typelevel.microc_cover`);
   :mod:`metrics.measures.typelevel.hill_climbing`: its start and fallback;
 * :mod:`metrics.measures.typelevel.type_entries`: the per-topic entries of a token tagging
   campaign, the kernels :mod:`metrics.measures.scoring` uses, and the cluster -> tag mapping

@@ -39,16 +39,20 @@ import numpy as np
 
 from metrics.measures.typelevel import exact_many_to_one as _exact
 from metrics.measures.typelevel.microc_branch import Branched
+from metrics.measures.typelevel.microc_cover import cover_bound
 from metrics.measures.typelevel.microc_prices import chords, lower_prices, phi
 
 __all__ = ["union_branch_and_bound", "union_value", "union_inputs",
-           "search_then_program", "Searched", "PRUNE_TOL", "SEARCH_SHARE"]
+           "search_then_program", "Searched", "PRUNE_TOL", "SEARCH_SHARE", "COVER_SHARE"]
 
 #: A node is cut when its bound exceeds the best score by at most this (F units).
 PRUNE_TOL = 1e-9
 #: The share of the time limit the search takes; the integer program has the rest when the
 #: search does not end (its bound is the tighter one there).
 SEARCH_SHARE = 0.3
+#: The share of the time the Lagrangian bound over unions may take after an open search
+#: (:func:`metrics.measures.typelevel.microc_cover.cover_bound`); the program has the rest.
+COVER_SHARE = 0.5
 #: Nodes between two looks at the clock.
 _CLOCK_EVERY = 8
 #: Sweeps of the search for the root's prices (:func:`microc_prices.lower_prices`).
@@ -291,8 +295,11 @@ def union_inputs(t) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.
 
 def search_then_program(t, start: np.ndarray, seconds: float) -> Searched:
     """MicroC's M-1 mapping when types may sit in several clusters: the search for
-    :data:`SEARCH_SHARE` of ``seconds``, then, if it did not end, the integer program of
-    :mod:`metrics.measures.typelevel.exact_many_to_one` from its best mapping for the rest.
+    :data:`SEARCH_SHARE` of ``seconds``; if it did not end, the Lagrangian bound over unions
+    (:mod:`metrics.measures.typelevel.microc_cover`, a type counted once per class) for
+    :data:`COVER_SHARE`, its rounded solutions offered as mappings (it proves the best one
+    optimal when the bound reaches its score); if still open, the integer program of
+    :mod:`metrics.measures.typelevel.exact_many_to_one` from the best mapping for the rest.
 
     Returns
     -------
@@ -307,7 +314,20 @@ def search_then_program(t, start: np.ndarray, seconds: float) -> Searched:
         found = union_branch_and_bound(*inputs, start, SEARCH_SHARE * seconds)
         if found.proven:
             return Searched(found.target, found.value, True, "branch and bound")
-        target, value, bound = found.target, found.value, found.bound
+        target, value = found.target, found.value
+
+        def offer(cand: np.ndarray) -> float:
+            nonlocal target, value
+            score = union_value(*inputs, cand)
+            if score > value:
+                target, value = cand.copy(), score
+            return value
+
+        stop = time.monotonic() + COVER_SHARE * seconds
+        bound = min(found.bound, cover_bound(inputs, found.target, found.value,
+                                             lambda: time.monotonic() > stop, offer))
+        if value >= bound - _exact.EXACT_TOL:
+            return Searched(target, value, True, "branch and bound")
     solved = _exact.solve(t, "microc", target, max(end - time.monotonic(), 0.01))
     if np.isfinite(solved.bound):
         bound = min(bound, solved.bound)
