@@ -27,7 +27,8 @@ from streamlit.web.server.starlette.starlette_server_config import (
     STATIC_ASSET_CACHE_MAX_AGE_SECONDS,
 )
 
-__all__ = ["StaticGzip", "static_dir", "compressed_files", "PREFIX", "LEVEL", "MAX_AGE"]
+__all__ = ["StaticGzip", "static_dir", "compressed_files", "accepts_gzip", "PREFIX", "LEVEL",
+           "MAX_AGE"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -124,7 +125,24 @@ class StaticGzip:
         headers = dict(scope.get("headers") or ())
         if b"range" in headers:
             return None
-        accepted = headers.get(b"accept-encoding", b"").lower()
-        if not any(part.split(b";")[0].strip() == b"gzip" for part in accepted.split(b",")):
+        if not accepts_gzip(headers.get(b"accept-encoding", b"")):
             return None
         return self.gzipped.get(path)
+
+
+def accepts_gzip(header: bytes) -> bool:
+    """Whether an ``Accept-Encoding`` header names gzip with a weight above 0 (RFC 9110
+    §12.5.3: ``gzip;q=0`` refuses it)."""
+    for part in header.lower().split(b","):
+        coding, *params = (p.strip() for p in part.split(b";"))
+        if coding != b"gzip":
+            continue
+        for param in params:
+            name, _, value = param.partition(b"=")
+            if name.strip() == b"q":
+                try:
+                    return float(value) > 0
+                except ValueError:
+                    return False
+        return True
+    return False

@@ -15,7 +15,7 @@ import pytest
 from streamlit.web.server.starlette import starlette_server
 
 from dashboard import serve
-from dashboard.static_gzip import StaticGzip, compressed_files, static_dir
+from dashboard.static_gzip import StaticGzip, accepts_gzip, compressed_files, static_dir
 from metrics.commands.dashboard import write_bytecode
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,6 +89,8 @@ def test_a_script_is_answered_gzipped_byte_for_byte(static):
 @pytest.mark.parametrize("method, path, headers", [
     ("GET", "/static/js/Chart.big.js", []),                                  # no gzip accepted
     ("GET", "/static/js/Chart.big.js", [(b"accept-encoding", b"br, gzipx")]),
+    ("GET", "/static/js/Chart.big.js", [(b"accept-encoding", b"br, gzip;q=0")]),
+    ("GET", "/static/js/Chart.big.js", [(b"accept-encoding", b"identity")]),
     ("HEAD", "/static/js/Chart.big.js", [(b"accept-encoding", b"gzip")]),
     ("GET", "/static/js/Chart.big.js", [(b"accept-encoding", b"gzip"), (b"range", b"bytes=0-9")]),
     ("GET", "/static/media/font.woff2", [(b"accept-encoding", b"gzip")]),    # not compressed
@@ -126,6 +128,14 @@ def test_websockets_pass_through(static):
     asyncio.run(app({"type": "websocket", "path": "/_stcore/stream", "headers": []},
                     receive, send))
     assert inner.paths == ["/_stcore/stream"]
+
+
+@pytest.mark.parametrize("header, yes", [
+    (b"gzip, deflate, br, zstd", True), (b"GZIP", True), (b"br;q=1.0, gzip;q=0.8", True),
+    (b"gzip; q=0.001", True), (b"gzip;q=0", False), (b"gzip;q=0.000", False),
+    (b"gzip;q=x", False), (b"x-gzip", False), (b"", False), (b"*", False)])
+def test_which_browsers_accept_gzip(header, yes):
+    assert accepts_gzip(header) is yes
 
 
 def test_the_entry_files_are_compressed_first(static):
