@@ -8,9 +8,11 @@ took 0.7 s on the quiet 2-core machine and 0.6-1.9 s beside other work. These fi
 change while the server runs (their names carry a hash of their content), so
 :class:`StaticGzip` compresses each once, in a thread started with the server, and answers a
 request for it that accepts gzip with the compressed bytes (1.4 MB for the chart module) in one
-piece. Everything else, a file not compressed yet, a ``HEAD`` or a ranged request, and a browser
-that does not accept gzip, goes to Streamlit as before; the headers are Streamlit's for these
-files (type, one year of ``immutable`` caching) plus the encoding. docs/dashboard-in-use.md,
+piece (a ``HEAD`` request the same headers without the body). Everything else, a file not
+compressed yet, a ranged request and a browser that does not accept gzip, goes to Streamlit as
+before. The answer carries the type, the length, Streamlit's one year of ``immutable`` caching,
+the encoding and ``Vary: Accept-Encoding``; not Streamlit's ``ETag`` and ``Last-Modified``
+(a browser that may keep the file a year does not ask again). docs/dashboard-in-use.md,
 "Cold open", has the measurements.
 """
 
@@ -68,7 +70,8 @@ def compressed_files(root: Path) -> list[Path]:
 
 
 class StaticGzip:
-    """ASGI middleware: answers ``GET /static/<path>`` (the file ``root/static/<path>``) with
+    """ASGI middleware: answers ``GET /static/<path>`` (the file ``root/static/<path>``; and
+    ``HEAD``, without the body) with
     the gzipped file from memory when the browser accepts gzip and the file has been compressed
     (:func:`compressed_files`, in a thread started with the middleware); passes every other
     request to ``app``.
@@ -113,11 +116,12 @@ class StaticGzip:
             (b"vary", b"Accept-Encoding"),
         ]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        await send({"type": "http.response.body",
+                    "body": b"" if scope["method"] == "HEAD" else body})
 
     def _gzipped(self, scope: Scope) -> bytes | None:
         """The compressed body that answers this request, or None to let Streamlit answer."""
-        if scope["type"] != "http" or scope.get("method") != "GET":
+        if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
             return None
         path = scope.get("path", "")
         if not path.startswith(PREFIX):

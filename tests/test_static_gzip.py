@@ -91,7 +91,7 @@ def test_a_script_is_answered_gzipped_byte_for_byte(static):
     ("GET", "/static/js/Chart.big.js", [(b"accept-encoding", b"br, gzipx")]),
     ("GET", "/static/js/Chart.big.js", [(b"accept-encoding", b"br, gzip;q=0")]),
     ("GET", "/static/js/Chart.big.js", [(b"accept-encoding", b"identity")]),
-    ("HEAD", "/static/js/Chart.big.js", [(b"accept-encoding", b"gzip")]),
+    ("POST", "/static/js/Chart.big.js", [(b"accept-encoding", b"gzip")]),
     ("GET", "/static/js/Chart.big.js", [(b"accept-encoding", b"gzip"), (b"range", b"bytes=0-9")]),
     ("GET", "/static/media/font.woff2", [(b"accept-encoding", b"gzip")]),    # not compressed
     ("GET", "/static/js/missing.js", [(b"accept-encoding", b"gzip")]),
@@ -104,6 +104,14 @@ def test_everything_else_goes_to_streamlit(static, method, path, headers):
     status, sent_headers, body = _ask(app, path, method, headers)
     assert body == b"from streamlit" and b"content-encoding" not in sent_headers
     assert inner.paths == [path]
+
+
+def test_head_has_the_headers_of_get_without_the_body(static):
+    app, inner = _middleware(static)
+    accept = [(b"accept-encoding", b"gzip")]
+    _, got, body = _ask(app, "/static/js/Chart.big.js", headers=accept)
+    _, head, empty = _ask(app, "/static/js/Chart.big.js", "HEAD", accept)
+    assert head == got and empty == b"" and len(body) > 0 and inner.paths == []
 
 
 def test_a_file_not_compressed_yet_goes_to_streamlit(static):
@@ -175,3 +183,12 @@ def test_bytecode_is_written_where_it_is_missing(tmp_path):
     out = subprocess.run([sys.executable, "-c", "import metrics.sub.mod as m; print(m.__cached__)"],
                          env=env, capture_output=True, text=True, check=True, cwd=tmp_path)
     assert Path(out.stdout.strip()).is_file()
+
+
+def test_a_folder_that_cannot_be_written_is_left_alone(tmp_path, monkeypatch):
+    pkg = tmp_path / "dashboard"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("X = 1\n")
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    assert write_bytecode(tmp_path) == 0
+    assert not (pkg / "__pycache__").exists()

@@ -84,15 +84,15 @@ def write_bytecode(root: Path) -> int:
     editable install without bytecode, and then every process of the dashboard (the server, its
     warm-up children) compiles every module it imports, each time it starts: 0.34 s of CPU for
     the two packages, part of it inside a cold open's first script run. Compiled once here, they
-    are read back (the variable forbids writing, not reading). A folder that cannot be written
-    (an installed package, compiled by pip) only costs a look at each file's date.
+    are read back (the variable forbids writing, not reading). A package folder that cannot be
+    written (an installed package, compiled by pip) is left alone.
     """
     import compileall  # noqa: PLC0415 - deferred: only when serving
 
     compiled = 0
     for package in ("dashboard", "metrics"):
         folder = root / package
-        if folder.is_dir():
+        if folder.is_dir() and os.access(folder, os.W_OK):
             before = sum(1 for _ in folder.rglob("__pycache__/*.pyc"))
             compileall.compile_dir(folder, quiet=2)
             compiled += sum(1 for _ in folder.rglob("__pycache__/*.pyc")) - before
