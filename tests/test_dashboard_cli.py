@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from streamlit import config
+
 from metrics.cli import main
 from metrics.commands import dashboard
 
@@ -27,3 +29,15 @@ def test_missing_path_is_a_one_line_error(capsys):
     assert main(["dashboard", "/no/such/campaign"]) == 2
     err = capsys.readouterr().err
     assert "no such file or folder" in err and "Traceback" not in err
+
+
+def test_every_option_is_one_streamlit_knows():
+    """A misspelt option would stop the server at its start: each ``--section.name`` of the
+    command is one of Streamlit's configuration options (and the run's garbage collection is
+    off, docs/dashboard-in-use.md "Cold open")."""
+    args = argparse.Namespace(path=None, port=8501, address="localhost")
+    cmd = dashboard.streamlit_command(args)
+    options = [c[2:] for c in cmd if c.startswith("--") and "." in c]
+    known = config.get_config_options()
+    assert options and [o for o in options if o not in known] == []
+    assert cmd[cmd.index("--runner.postScriptGC") + 1] == "false"
