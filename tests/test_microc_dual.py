@@ -15,7 +15,7 @@ from typelevel_bruteforce import brute_score
 
 from metrics.measures.typelevel import microc_branch
 from metrics.measures.typelevel.microc_branch import branch_and_bound
-from metrics.measures.typelevel.microc_dual import DualTables
+from metrics.measures.typelevel.microc_dual import DualTables, gain_bound
 from metrics.measures.typelevel.microc_master import column_generation
 
 
@@ -59,6 +59,54 @@ def test_tables_give_the_best_set_of_each_class(seed):
     every = np.ones((m, n), dtype=bool)
     top = max(_by_hand(size, w, a, h) for h in itertools.product(range(n), repeat=m))
     assert top * size.sum() <= DualTables(size, w, a, mu, every).root()[0] + 1e-9
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_gain_bound_is_the_most_a_cluster_adds(seed):
+    """gain_bound[k, c] is at least g_c(T + k) - g_c(T) for every set T of the other clusters
+    and every placed state (W⁰ ≤ S⁰), by enumeration."""
+    size, w, a, _, _ = _tables(seed)
+    m, n = w.shape
+    rng = np.random.default_rng(seed)
+    s0 = rng.integers(0, 6, n).astype(float)
+    w0 = np.minimum(rng.integers(0, 6, n), s0).astype(float)
+    bound = gain_bound(size, w, a)
+    for c in range(n):
+        def g(t, c=c):
+            big_s, big_w = s0[c] + size[t].sum(), w0[c] + w[t, c].sum()
+            return 2 * big_w * big_s / (big_s + a[c]) if big_s else 0.0
+        for r in range(m + 1):
+            for t in itertools.combinations(range(m), r):
+                for k in set(range(m)) - set(t):
+                    assert g(list(t) + [k]) - g(list(t)) <= bound[k, c] + 1e-12
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_tables_leave_out_the_clusters_that_never_pay(seed):
+    """A cluster whose μ_k reaches gain_bound on class c is left out of c's tables (the
+    attribute ``allowed`` shrinks), and every V_c stays the best over every set of the
+    clusters allowed on c, those included."""
+    size, w, a, _, _ = _tables(seed)
+    m, n = w.shape
+    rng = np.random.default_rng(seed)
+    allowed = np.ones((m, n), dtype=bool)
+    pick = rng.integers(0, n, m)
+    mu = gain_bound(size, w, a)[np.arange(m), pick]  # exactly the bound on class pick[k]
+    lower = rng.random(m) < 0.3
+    lower[0] = False  # at least one cluster left out
+    mu[lower] *= rng.random()
+    tables = DualTables(size, w, a, mu, allowed)
+    assert tables.allowed.sum() < allowed.sum()
+    s0 = rng.integers(0, 4, n).astype(float)
+    w0 = np.minimum(rng.integers(0, 4, n), s0).astype(float)
+    for j in range(m + 1):
+        for c in range(n):
+            rest = allowed.copy()
+            rest[:j] = False
+            want = _class_best(size, w, a, mu, s0, w0, rest, c)
+            assert tables.value(j, c, s0[c], w0[c]) == pytest.approx(want, abs=1e-9)
 
 
 @settings(max_examples=100, deadline=None)

@@ -96,3 +96,32 @@ def test_the_bound_holds_wherever_the_search_stops(seed, looks):
     assert top * size.sum() <= bound + 1e-9
     assert bound == pytest.approx(_lagrangian(size, w, a, allowed, tables.mu), abs=1e-9)
     assert all(x.shape == (m,) and np.all((x >= -1) & (x < n)) for x in offered)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.01, 0.3, 3.0]))
+def test_the_cuts_left_out_do_not_change_the_model(seed, radius):
+    """The cutting-plane model with the cuts dominated in the box left out (a best column of
+    each class at the centre given) has the same least value in the box as with every cut,
+    and puts no weight on a cut it left out."""
+    size, w, a, _, _ = _tables(seed)
+    m, n = w.shape
+    rng = np.random.default_rng(seed)
+    cols = microc_master._Columns(size, w, a)
+    for c in range(n):
+        for _ in range(int(rng.integers(1, 12))):
+            cols.add(c, (rng.random(m) < 0.5).astype(float))
+    center = rng.normal(1.0, 1.0, m)
+    star = np.zeros((n, m))
+    for c in range(n):  # the best of class c's columns at the centre
+        of = [i for i, k in enumerate(cols.cls) if k == c]
+        at = [cols.val[i] - cols.sets[i] @ center for i in of]
+        star[c] = cols.sets[of[int(np.argmax(at))]]
+    every, mu_all, _, _ = cols.solve(center, radius)
+    fewer, mu, _, lam = cols.solve(center, radius, star)
+    assert fewer == pytest.approx(every, abs=1e-7)
+    assert np.all(np.abs(mu - center) <= radius + 1e-9)
+    pi = np.array([max(cols.val[i] - cols.sets[i] @ mu for i, k in enumerate(cols.cls) if k == c)
+                   for c in range(n)])
+    assert mu.sum() + pi.sum() == pytest.approx(every, abs=1e-7)  # feasible for every cut
+    assert lam.shape == (len(cols.val),) and np.all(lam >= -1e-9)

@@ -72,11 +72,14 @@ _CLOCK_EVERY = 4
 #: Sweeps of the search for the root's prices (:func:`microc_prices.lower_prices`).
 _PRICE_SWEEPS = 4
 #: The share of the time limit searched with the cheap bounds alone (the easy cases end
-#: there), and the share the root's multipliers of the Lagrangian bound may take after it.
-_PLAIN_SHARE = 0.15
+#: there: most topics of brown-17 and svdkm-17, in 0.05-0.14 s of CPU with the root's prices),
+#: and the share the root's multipliers of the Lagrangian bound may take after it.
+_PLAIN_SHARE = 0.05
 _ROOT_SHARE = 0.3
-#: The share of the time the exact Lagrangian bound's multipliers may take after that.
-_DUAL_SHARE = 0.45
+#: The share of the time the exact Lagrangian bound's multipliers may take after that (the
+#: search with them ends within a few nodes once the root's bound is the optimum's, and gains
+#: little before: on brown-100 the gap left was the root's).
+_DUAL_SHARE = 0.6
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,35 @@ best pairs read back from them), then stay fixed.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-__all__ = ["DualTables"]
+__all__ = ["DualTables", "gain_bound"]
+
+
+def gain_bound(s: np.ndarray, w: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """The most adding cluster k to any set of class c can raise g_c, shape (m, n).
+
+    g_c(T + k) - g_c(T) = 2 w_kc φ_c(S + s_k) + 2 W (φ_c(S + s_k) - φ_c(S)) with S, W the set's
+    (placed clusters included; W ≤ S, since w_kc ≤ s_k). The first term is below 2 w_kc; the
+    second is at most 2 S (φ_c(S + s_k) - φ_c(S)) = 2 S s_k |c| / ((S + |c|)(S + s_k + |c|)),
+    largest at S = sqrt(|c| (|c| + s_k)). A cluster whose μ_k is at least their sum never
+    raises g_c - μ(T) (the set without it does as well): the tables of class c leave it out,
+    and V_c stays exact.
+    """
+    sk = s[:, None]
+    at = np.sqrt(a * (a + sk))
+    return 2.0 * w + 2.0 * at * sk * a / ((at + a) * (at + sk + a))
+
+
+@functools.lru_cache(maxsize=512)
+def _values(a: float, shape: tuple[int, int]) -> np.ndarray:
+    """2 W φ(S) = 2 W S / (S + |c|) over a table's pairs (S, W), ``a`` = |c| (read only)."""
+    big_s = np.arange(shape[0], dtype=float)[:, None]
+    out = 2.0 * np.arange(shape[1], dtype=float)[None, :] * big_s / (big_s + a)
+    out.flags.writeable = False
+    return out
 
 
 class DualTables:
@@ -41,13 +67,16 @@ class DualTables:
     mu : ndarray, shape (m,)
         The multipliers.
     allowed : ndarray of bool, shape (m, n)
-        The classes each cluster may take (the root's).
+        The classes each cluster may take (the root's). The attribute ``allowed`` keeps those
+        of them where μ_k is below :func:`gain_bound`: the clusters the tables hold.
     """
 
     def __init__(self, s, w, a, mu, allowed) -> None:
         self.s = s.astype(np.int64)
         self.w = w.astype(np.int64)
-        self.a, self.mu, self.allowed = a, mu, allowed
+        self.a, self.mu = a, mu
+        self.allowed = allowed & (mu[:, None] < gain_bound(s, w, a))  # the others never pay
+        allowed = self.allowed
         m, n = w.shape
         self.m, self.n = m, n
         self.tail = np.concatenate((np.cumsum(mu[::-1])[::-1], [0.0]))  # Σ_{k ≥ j} μ_k
@@ -113,12 +142,16 @@ class DualTables:
         total = self.tail[0]
         for c in range(self.n):  # a loop over classes, each table at once
             f = self.tables[0][c]
-            big_s, big_w = self._grid(f.shape)
-            obj = (2.0 * big_w * big_s / (big_s + self.a[c]) - f).ravel()
-            best = np.argpartition(-obj, top - 1)[:top] if obj.size > top else np.arange(obj.size)
-            best = best[np.argsort(-obj[best])]
-            total += float(obj[best[0]])
-            best = best[np.isfinite(obj[best])]
+            obj = (_values(float(self.a[c]), f.shape) - f).ravel()
+            best = []
+            for _ in range(min(top, obj.size)):  # the best pairs, one maximum at a time
+                best.append(int(np.argmax(obj)))
+                if len(best) == 1:
+                    total += float(obj[best[0]])
+                if not np.isfinite(obj[best[-1]]):
+                    best.pop()
+                    break
+                obj[best[-1]] = -np.inf
             size, shared = np.unravel_index(best, f.shape)
             for i, (z, y) in enumerate(zip(size.tolist(), shared.tolist(), strict=True)):
                 chosen[i, c] = self.read_set(c, z, y)

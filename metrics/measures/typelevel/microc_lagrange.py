@@ -14,7 +14,9 @@ p_k = 2 φ_c(S⁰_c + G_i) w_kc - μ_k, a knapsack whose LP relaxation (G_{i-1} 
 x in [0, 1]; sizes are counts of word types, so s(T) > G_{i-1} is s(T) ≥ G_{i-1} + 1) is solved
 greedily: clusters by decreasing p_k / s_k, filled up to the weight of the clusters with
 p_k > 0 clipped to the interval. The intervals that hold the best bound of a class are split
-again (φ_c then taken at each part's own upper end). The empty T gives 2 W⁰_c φ_c(S⁰_c). The
+again (φ_c then taken at each part's own upper end). The empty T gives 2 W⁰_c φ_c(S⁰_c). A cluster
+whose μ_k is at least the most it can add to g_c (:func:`microc_dual.gain_bound`) is left out of
+class c: some best set does without it, and the knapsacks get tighter and smaller. The
 bound is exact when no cluster remains. The multipliers come from a subgradient search at the root
 (Polyak steps towards the best mapping's value), started from each cluster's marginal value in
 that mapping; any multipliers give a valid bound, better ones a tighter one.
@@ -25,6 +27,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
+
+from metrics.measures.typelevel.microc_dual import gain_bound
 
 __all__ = ["size_grid", "class_values", "root_multipliers", "mapping_value"]
 
@@ -106,6 +110,7 @@ def class_values(s, w, a, mu, s0, w0, allowed, grid):
     """
     r = s.size
     empty = 2.0 * w0 * s0 / np.maximum(s0 + a, 1e-300)
+    allowed = allowed & (mu[:, None] < gain_bound(s, w, a))  # the others never raise V_c
     reach = (allowed * s[:, None]).sum(axis=0)  # the most a class can gain
     low = np.concatenate(([0.0], grid[:-1])) + 1.0  # sizes are counts: s(T) > G_{i-1}
     keep = low <= reach.max(initial=0.0)
