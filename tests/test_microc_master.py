@@ -98,30 +98,42 @@ def test_the_bound_holds_wherever_the_search_stops(seed, looks):
     assert all(x.shape == (m,) and np.all((x >= -1) & (x < n)) for x in offered)
 
 
-@settings(max_examples=80, deadline=None)
+def _from_scratch(cols, center, radius) -> float:
+    """The cutting-plane model's least value in the box, a linear program solved anew."""
+    m, n = cols.w.shape
+    cut = np.hstack((np.array(cols.sets), np.eye(n)[cols.cls]))
+    bounds = [(c - radius, c + radius) for c in center] + [(None, None)] * n
+    res = linprog(np.ones(m + n), A_ub=-cut, b_ub=-np.array(cols.val), bounds=bounds,
+                  method="highs")
+    assert res.status == 0
+    return float(res.fun)
+
+
+@settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.01, 0.3, 3.0]))
-def test_the_cuts_left_out_do_not_change_the_model(seed, radius):
-    """The cutting-plane model with the cuts dominated in the box left out (a best column of
-    each class at the centre given) has the same least value in the box as with every cut,
-    and puts no weight on a cut it left out."""
+def test_the_warm_started_model_matches_each_step_from_scratch(seed, radius):
+    """Columns added and the box moved and resized between the steps of one model (warm
+    started from the last basis): each step's least value is the linear program's solved from
+    scratch (within 1e-7), μ lies in the box, (μ, π) meets every cut, and the duals λ ≥ 0 are
+    a convex combination of each class's columns (π is free) whose value is the optimum's."""
     size, w, a, _, _ = _tables(seed)
     m, n = w.shape
     rng = np.random.default_rng(seed)
     cols = microc_master._Columns(size, w, a)
-    for c in range(n):
-        for _ in range(int(rng.integers(1, 12))):
-            cols.add(c, (rng.random(m) < 0.5).astype(float))
     center = rng.normal(1.0, 1.0, m)
-    star = np.zeros((n, m))
-    for c in range(n):  # the best of class c's columns at the centre
-        of = [i for i, k in enumerate(cols.cls) if k == c]
-        at = [cols.val[i] - cols.sets[i] @ center for i in of]
-        star[c] = cols.sets[of[int(np.argmax(at))]]
-    every, mu_all, _, _ = cols.solve(center, radius)
-    fewer, mu, _, lam = cols.solve(center, radius, star)
-    assert fewer == pytest.approx(every, abs=1e-7)
-    assert np.all(np.abs(mu - center) <= radius + 1e-9)
-    pi = np.array([max(cols.val[i] - cols.sets[i] @ mu for i, k in enumerate(cols.cls) if k == c)
-                   for c in range(n)])
-    assert mu.sum() + pi.sum() == pytest.approx(every, abs=1e-7)  # feasible for every cut
-    assert lam.shape == (len(cols.val),) and np.all(lam >= -1e-9)
+    for step in range(8):
+        for c in range(n):
+            for _ in range(int(rng.integers(0 if step else 1, 6))):
+                cols.add(c, (rng.random(m) < 0.5).astype(float))
+        size_now = radius * float(rng.choice([0.5, 1.0, 2.0]))
+        model, mu, pi, lam = cols.solve(center, size_now)
+        assert model == pytest.approx(_from_scratch(cols, center, size_now), abs=1e-7)
+        assert np.all(np.abs(mu - center) <= size_now + 1e-9)
+        sets, cls, val = np.array(cols.sets), np.array(cols.cls), np.array(cols.val)
+        assert np.all(pi[cls] + sets @ mu >= val - 1e-7)
+        assert lam.shape == (val.size,) and np.all(lam >= -1e-9)
+        assert np.bincount(cls, lam, n) == pytest.approx(np.ones(n), abs=1e-7)
+        cover = lam @ sets  # each cluster covered once where μ is inside the box
+        inside = np.abs(np.abs(mu - center) - size_now) > 1e-7
+        assert cover[inside] == pytest.approx(np.ones(int(inside.sum())), abs=1e-7)
+        center = center + rng.normal(0.0, size_now, m) * (step % 2)
