@@ -19,6 +19,20 @@ from metrics.measures.typelevel.microc_dual import DualTables, gain_bound
 from metrics.measures.typelevel.microc_master import column_generation
 
 
+def _assert_tables_exact(tables, size, w, a, mu, allowed, rng) -> None:
+    """Every value of ``tables`` (clusters j, j+1, ... at random placed sizes) equals the best
+    g_c(T) - μ(T) over every set T of those clusters allowed on c."""
+    m, n = w.shape
+    s0 = rng.integers(0, 4, n).astype(float)
+    w0 = np.minimum(rng.integers(0, 4, n), s0).astype(float)
+    for j in range(m + 1):
+        for c in range(n):
+            rest = allowed.copy()
+            rest[:j] = False
+            want = _class_best(size, w, a, mu, s0, w0, rest, c)
+            assert tables.value(j, c, s0[c], w0[c]) == pytest.approx(want, abs=1e-9)
+
+
 @settings(max_examples=120, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_tables_give_the_best_set_of_each_class(seed):
@@ -31,14 +45,7 @@ def test_tables_give_the_best_set_of_each_class(seed):
     mu = rng.normal(0.0, 2.0, m) * rng.integers(0, 2)
     allowed = rng.random((m, n)) < 0.8
     tables = DualTables(size, w, a, mu, allowed)
-    s0 = rng.integers(0, 4, n).astype(float)
-    w0 = np.minimum(rng.integers(0, 4, n), s0).astype(float)
-    for j in range(m + 1):
-        for c in range(n):
-            rest = allowed.copy()
-            rest[:j] = False
-            want = _class_best(size, w, a, mu, s0, w0, rest, c)
-            assert tables.value(j, c, s0[c], w0[c]) == pytest.approx(want, abs=1e-9)
+    _assert_tables_exact(tables, size, w, a, mu, allowed, rng)
     bound, sets = tables.root(3)
     chosen = sets[0]
     values = []
@@ -99,14 +106,7 @@ def test_tables_leave_out_the_clusters_that_never_pay(seed):
     mu[lower] *= rng.random()
     tables = DualTables(size, w, a, mu, allowed)
     assert tables.allowed.sum() < allowed.sum()
-    s0 = rng.integers(0, 4, n).astype(float)
-    w0 = np.minimum(rng.integers(0, 4, n), s0).astype(float)
-    for j in range(m + 1):
-        for c in range(n):
-            rest = allowed.copy()
-            rest[:j] = False
-            want = _class_best(size, w, a, mu, s0, w0, rest, c)
-            assert tables.value(j, c, s0[c], w0[c]) == pytest.approx(want, abs=1e-9)
+    _assert_tables_exact(tables, size, w, a, mu, allowed, rng)
 
 
 @settings(max_examples=100, deadline=None)

@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from metrics.measures.typelevel.microc_lagrange import size_grid
 from metrics.measures.typelevel.microc_prices import phi
 
 __all__ = ["CoverBound", "cover_grid", "cover_bound", "STEPS"]
@@ -48,11 +49,9 @@ STEPS = 400
 
 
 def cover_grid(total: float) -> np.ndarray:
-    """G_1 < G_2 < ... with G_last = ``total``: the upper ends of the size intervals."""
-    far = GRID_DENSE * GRID_GROWTH ** np.arange(
-        int(np.log(max(total / GRID_DENSE, 1.0)) / np.log(GRID_GROWTH)) + 2)
-    g = np.concatenate((np.arange(1.0, GRID_DENSE + 1), np.ceil(far)))
-    return np.unique(np.append(g[g < total], total))
+    """G_1 < G_2 < ... with G_last = ``total``: the upper ends of the size intervals
+    (:func:`~metrics.measures.typelevel.microc_lagrange.size_grid` with this bound's grid)."""
+    return size_grid(total, GRID_DENSE, GRID_GROWTH)
 
 
 def _knapsack(s, w, cost, a, lam, s0, w0, low, up):

@@ -52,11 +52,11 @@ def mapping_value(size: np.ndarray, w: np.ndarray, a: np.ndarray, target: np.nda
     return float(np.sum(2.0 * w_c * s_c / (s_c + a)))
 
 
-def size_grid(total: float) -> np.ndarray:
-    """G_1 < G_2 < ... ≤ ``total`` with G_last = total: the upper ends of the size intervals."""
-    far = GRID_DENSE * GRID_GROWTH ** np.arange(
-        int(np.log(max(total / GRID_DENSE, 1.0)) / np.log(GRID_GROWTH)) + 2)
-    g = np.concatenate((np.arange(1.0, GRID_DENSE + 1), np.ceil(far)))
+def size_grid(total: float, dense: int = GRID_DENSE, growth: float = GRID_GROWTH) -> np.ndarray:
+    """G_1 < G_2 < ... ≤ ``total`` with G_last = total: the upper ends of the size intervals,
+    every integer up to ``dense``, then steps of ``growth``."""
+    far = dense * growth ** np.arange(int(np.log(max(total / dense, 1.0)) / np.log(growth)) + 2)
+    g = np.concatenate((np.arange(1.0, dense + 1), np.ceil(far)))
     return np.unique(np.append(g[g < total], total))
 
 
