@@ -120,11 +120,12 @@ def run(args: argparse.Namespace) -> int:
         testbeds_option(args.testbeds)  # a bad test-bed file: the error now, not in the browser
     if not app_path().is_file():  # pragma: no cover - broken install
         raise UnanimityError(f"dashboard not found at {app_path()}")
-    write_bytecode(app_path().parents[1])
+    root = app_path().parents[1]  # on the path, makes ``dashboard`` importable from any folder
+    write_bytecode(root)
     cmd = streamlit_command(args)
     env = dict(os.environ)
-    root = str(app_path().parents[1])  # makes ``dashboard`` importable from any folder
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONPATH"] = str(root) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
+                                     else "")
     print(f"Unanimity dashboard: http://{args.address}:{args.port}", file=sys.stderr, flush=True)
     if os.name == "posix":
         sys.stdout.flush()
