@@ -145,3 +145,15 @@ print(sorted(set(sys.modules) - before))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
+def test_a_warm_up_child_starts_at_the_lowest_priority_before_its_imports():
+    """The parent lowers the child's priority as it starts it: the child's imports, not only
+    its work, yield to a cold open."""
+    proc = warm.low_priority_child([sys.executable, "-c", "import time; time.sleep(3)"])
+    try:
+        assert os.getpriority(os.PRIO_PROCESS, proc.pid) == 19
+    finally:
+        proc.kill()
+        proc.wait()
