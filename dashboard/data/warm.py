@@ -325,7 +325,7 @@ def _later(jobs: list[Job]) -> None:
 
 def low_priority_child(args: list[str]) -> subprocess.Popen:
     """Start ``args`` (output discarded) at the lowest priority at once, from the parent (the
-    child's own ``os.nice`` comes after its imports, 0.3-0.5 s of CPU beside a cold open)."""
+    child's own ``os.nice`` comes after its imports, about 0.6 s of CPU beside a cold open)."""
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         os.setpriority(os.PRIO_PROCESS, proc.pid, 19)
