@@ -4,8 +4,12 @@ campaign until the first page is drawn."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -116,3 +120,40 @@ def test_the_first_pairs_table_is_kept_between_servers_as_evaluate_gives_it(fres
     monkeypatch.setattr(warm, "_futures", {})  # the next server reads it
     warm._warm(None)  # noqa: SLF001
     pd.testing.assert_frame_equal(warm.take(key), fresh_table)
+
+
+def test_the_servers_preimport_leaves_the_first_chart_nothing_to_import():
+    """After :func:`warm.preimport` (a fresh interpreter, as the server's) the Leaderboard's
+    first chart, built with the campaign's names and serialised as ``st.plotly_chart`` does,
+    imports no module: plotly's template and the modules of its traces, shapes and annotations
+    were loaded before the server listened (else the first run pays about 0.08 s for them)."""
+    code = """
+import logging, sys
+logging.disable(logging.WARNING)
+from dashboard.data import warm
+warm.preimport()
+import pandas as pd, plotly.io as pio
+from dashboard.figures.campaign import f_curves_figure
+curves = pd.DataFrame({s: [0.1 * i, 0.5, 0.9 - 0.1 * i] for i, s in enumerate("xyzw")},
+                      index=pd.Index([0.0, 0.5, 1.0], name="alpha"))
+before = set(sys.modules)
+pio.to_json(f_curves_figure(curves, "bcubed_precision", "bcubed_recall", alpha=0.3,
+                            highlight={"x": "A", "y": "B"}, average="micro"), validate=False)
+print(sorted(set(sys.modules) - before))
+"""
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
+def test_a_warm_up_child_starts_at_the_lowest_priority_before_its_imports():
+    """The parent lowers the child's priority as it starts it: the child's imports, not only
+    its work, yield to a cold open."""
+    proc = warm.low_priority_child([sys.executable, "-c", "import time; time.sleep(3)"])
+    try:
+        assert os.getpriority(os.PRIO_PROCESS, proc.pid) == 19
+    finally:
+        proc.kill()
+        proc.wait()
