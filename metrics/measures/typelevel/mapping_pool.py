@@ -41,6 +41,12 @@ __all__ = ["WORKERS_ENV", "best_mappings", "workers_allowed", "needs_search", "p
 WORKERS_ENV = "UNANIMITY_TYPE_WORKERS"
 
 
+def _cores() -> int:
+    """The cores this process may run on (all of them where the system cannot say)."""
+    affinity = getattr(os, "sched_getaffinity", None)  # Linux; not on macOS or Windows
+    return max(len(affinity(0)) if affinity else os.cpu_count() or 1, 1)
+
+
 def workers_allowed(workers: int | None = None) -> int:
     """The worker processes allowed: ``workers`` when given, else :data:`WORKERS_ENV` when set,
     else the cores this process may run on.
@@ -53,7 +59,7 @@ def workers_allowed(workers: int | None = None) -> int:
     if workers is None:
         raw = os.environ.get(WORKERS_ENV, "").strip()
         if not raw:
-            return max(len(os.sched_getaffinity(0)), 1)
+            return _cores()
         if not raw.isdigit() or int(raw) < 1:
             raise UnanimityError(f"{WORKERS_ENV}={raw!r} must be a positive whole number "
                                  "(1: the topics one after another)")
