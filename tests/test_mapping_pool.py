@@ -84,8 +84,9 @@ def _no_pool(*_args):
 @pytest.mark.parametrize(("seconds", "workers", "env"), [
     (0.0, None, None), (None, None, None), (5.0, 1, None), (5.0, None, "1")])
 def test_no_pool_without_a_limit_or_with_one_worker(seconds, workers, env, monkeypatch):
-    """seconds = 0 (the dashboard's MicroC), the default limits (None), workers=1 and
-    UNANIMITY_TYPE_WORKERS=1 search in this process, with the serial route's results."""
+    """seconds = 0 (the dashboard's MicroC), the default limits (None, or MacroI's 10 s given),
+    workers=1 and UNANIMITY_TYPE_WORKERS=1 search in this process, with the serial route's
+    results."""
     monkeypatch.setattr(mapping_pool, "pool_map", _no_pool)
     if env is None:
         monkeypatch.delenv(WORKERS_ENV, raising=False)
@@ -96,6 +97,10 @@ def test_no_pool_without_a_limit_or_with_one_worker(seconds, workers, env, monke
     found = best_mappings(entries, "microc", "many_to_one", seconds, workers=workers)
     _same(found, [best_mapping(TypeEntries.from_sets(g, b), "microc", "many_to_one", seconds)
                   for g, b in topics])
+    for limit in (None, 10.0):  # MacroI's default, as the metric's parameters fill it in
+        found = best_mappings(entries, "macro", "many_to_one", limit, workers=2)
+        _same(found, [best_mapping(TypeEntries.from_sets(g, b), "macro", "many_to_one", limit)
+                      for g, b in topics])
 
 
 def test_no_pool_when_at_most_one_topic_needs_a_search(monkeypatch):

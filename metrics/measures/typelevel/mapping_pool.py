@@ -7,8 +7,9 @@ machine with a second core idle; here the topics whose search can take its time 
 worker processes, one topic at a time, so that with w workers each topic can have
 60 s · w / 23 in the same wall-clock minute.
 
-The pool is used only when a time limit is asked for explicitly (``seconds`` > 0: the default
-limits stay serial, so that the dashboard's table starts no process), at least two topics need a
+The pool is used only when a longer search than the measure's default is asked for (``seconds``
+above :data:`DEFAULT_SECONDS`, 0 s for MicroC, 10 s for MacroI and MicroI: the defaults stay
+serial, so that the dashboard's table starts no process), at least two topics need a
 search (the others are solved at once in the caller: the 1-1 assignment, the majority mapping)
 and more than one worker is allowed (none in a daemonic process, which may not start any):
 :func:`workers_allowed`, the usable cores (``os.sched_getaffinity``) unless the parameter
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from metrics.errors import UnanimityError
-from metrics.measures.typelevel.mapping_settings import MAPPINGS, MEASURES
+from metrics.measures.typelevel.mapping_settings import DEFAULT_SECONDS, MAPPINGS, MEASURES
 from metrics.measures.typelevel.type_scores import TypeEntries, TypeMapping, best_mapping
 
 __all__ = ["WORKERS_ENV", "best_mappings", "workers_allowed", "needs_search", "pool_map"]
@@ -127,7 +128,8 @@ def best_mappings(entries: Iterable[TypeEntries], measure: str, mapping: str,
     measure : {"macro", "micro", "microc"}
     mapping : {"one_to_one", "many_to_one"}
     seconds : float, optional
-        Time limit of each topic's search (None: the measure's default, searched serially).
+        Time limit of each topic's search (None: the measure's default); up to the default
+        the topics are searched in this process.
     workers : int, optional
         The most worker processes (default :func:`workers_allowed`; 1: serial).
 
@@ -139,9 +141,10 @@ def best_mappings(entries: Iterable[TypeEntries], measure: str, mapping: str,
     entries = list(entries)
     if measure not in MEASURES or mapping not in MAPPINGS:
         raise ValueError(f"measure must be one of {MEASURES}, mapping one of {MAPPINGS}")
-    limit = 0.0 if seconds is None else float(seconds)  # None: the default limits, serial
+    # the measure's default limit (None) stays serial: the dashboard's table starts no process
+    limit = DEFAULT_SECONDS[measure] if seconds is None else float(seconds)
     searched = ([i for i, e in enumerate(entries) if needs_search(e, measure, mapping)]
-                if limit > 0 else [])
+                if limit > max(DEFAULT_SECONDS[measure], 0.0) else [])
     n_workers = min(workers_allowed(workers), len(searched)) if len(searched) > 1 else 1
     if current_process().daemon:  # a daemonic process (a pool's worker) may start none
         n_workers = 1

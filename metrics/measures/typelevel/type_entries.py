@@ -111,7 +111,7 @@ def _entries(scorer) -> list[TopicEntries]:
 def _mappings(scorer, measure: str, mapping: str, seconds: float | None) -> list[TypeMapping]:
     """The best mapping of ``measure`` on every topic of a scorer, computed once per setting
     (only the measure asked for: an M-1 search can take its whole time limit; the topics in
-    parallel processes when ``seconds`` is given, :mod:`.mapping_pool`)."""
+    parallel processes when ``seconds`` is above the default, :mod:`.mapping_pool`)."""
     entries = _entries(scorer)
     maps = scorer.family_cache["type level"].setdefault("maps", {})
     key = (measure, mapping, DEFAULT_SECONDS[measure] if seconds is None else float(seconds))
@@ -182,7 +182,7 @@ def type_mappings(campaign: Campaign, system: str, mapping: str = "one_to_one",
         MacroI (its P, R and F and MacroC share one mapping), MicroI or MicroC.
     seconds : float, optional
         Time limit of the exact M-1 search per topic (default: the measure's,
-        :data:`metrics.measures.typelevel.type_scores.DEFAULT_SECONDS`); when given, the
+        :data:`metrics.measures.typelevel.type_scores.DEFAULT_SECONDS`); above it, the
         topics are searched in parallel processes
         (:func:`metrics.measures.typelevel.mapping_pool.best_mappings`).
 
