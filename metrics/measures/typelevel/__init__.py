@@ -11,7 +11,8 @@
   :mod:`metrics.measures.typelevel.hill_climbing`: its start and fallback;
 * :mod:`metrics.measures.typelevel.type_entries`: the per-topic entries of a token tagging
   campaign, the kernels :mod:`metrics.measures.scoring` uses, and the cluster -> tag mapping
-  export;
+  export; :mod:`metrics.measures.typelevel.mapping_pool`: the topics of a run searched in
+  parallel processes when a time limit is given;
 * :mod:`metrics.analyses.token_type_ranks`: token-level vs type-level rankings of the same runs.
 
 See ``docs/type-level.md``.

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.errors import UnanimityError
+from metrics.measures.typelevel.mapping_pool import best_mappings
 from metrics.measures.typelevel.type_scores import (
     DEFAULT_SECONDS,
     MAPPINGS,
@@ -25,7 +26,6 @@ from metrics.measures.typelevel.type_scores import (
     TypeEntries,
     TypeMapping,
     TypeScores,
-    best_mapping,
     mapping_scores,
     type_scores,
 )
@@ -110,15 +110,15 @@ def _entries(scorer) -> list[TopicEntries]:
 
 def _mappings(scorer, measure: str, mapping: str, seconds: float | None) -> list[TypeMapping]:
     """The best mapping of ``measure`` on every topic of a scorer, computed once per setting
-    (only the measure asked for: an M-1 search can take its whole time limit)."""
+    (only the measure asked for: an M-1 search can take its whole time limit; the topics in
+    parallel processes when ``seconds`` is above the default, :mod:`.mapping_pool`)."""
     entries = _entries(scorer)
     maps = scorer.family_cache["type level"].setdefault("maps", {})
-    seconds = DEFAULT_SECONDS[measure] if seconds is None else float(seconds)
-    key = (measure, mapping, seconds)
+    key = (measure, mapping, DEFAULT_SECONDS[measure] if seconds is None else float(seconds))
     if key not in maps:
         if mapping not in MAPPINGS:
             raise UnanimityError(f"mapping {mapping!r} is none of {', '.join(MAPPINGS)}")
-        maps[key] = [best_mapping(te.entries, measure, mapping, seconds) for te in entries]
+        maps[key] = best_mappings([te.entries for te in entries], measure, mapping, seconds)
     return maps[key]
 
 
@@ -182,7 +182,9 @@ def type_mappings(campaign: Campaign, system: str, mapping: str = "one_to_one",
         MacroI (its P, R and F and MacroC share one mapping), MicroI or MicroC.
     seconds : float, optional
         Time limit of the exact M-1 search per topic (default: the measure's,
-        :data:`metrics.measures.typelevel.type_scores.DEFAULT_SECONDS`).
+        :data:`metrics.measures.typelevel.type_scores.DEFAULT_SECONDS`); above it, the
+        topics are searched in parallel processes
+        (:func:`metrics.measures.typelevel.mapping_pool.best_mappings`).
 
     Returns
     -------
@@ -200,7 +202,7 @@ def type_mappings(campaign: Campaign, system: str, mapping: str = "one_to_one",
     run = campaign.aligned(system, missing).membership
     entries = topic_entries(campaign.gold_membership, run, item_type, campaign.item_topic,
                             campaign.n_topics)
-    maps = [best_mapping(te.entries, measure, mapping, seconds) for te in entries]
+    maps = best_mappings([te.entries for te in entries], measure, mapping, seconds)
     return _mapping_rows(campaign.gold_membership, run, entries, maps, campaign.topics, system)
 
 
