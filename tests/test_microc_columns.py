@@ -178,3 +178,21 @@ def test_the_search_with_the_columns_equals_every_mapping(seed):
     if found.exact:
         assert found.method == "branch and bound"
         assert found.value == pytest.approx(top, abs=1e-9)
+
+
+def test_topics_with_many_clusters_leave_the_columns_out(monkeypatch):
+    """Beyond COLUMNS_MAX_CLUSTERS clusters the column generation does not run: the bound over
+    unions has its longer share and the program the rest, and the mapping is still the best."""
+    def never(*args):
+        raise AssertionError("the column generation ran")
+
+    monkeypatch.setattr(microc_union, "COLUMNS_MAX_CLUSTERS", 1)
+    monkeypatch.setattr(microc_union, "union_columns", never)
+    monkeypatch.setattr(microc_union, "SEARCH_SHARE", 0.0)
+    for seed in range(6):
+        gold, induced, e = _case(seed)
+        if e.n_classes < 2 or max(len(b) for b in induced) < 2:
+            continue
+        top = max(f for f, _ in _every(gold, induced, e).values())
+        found = best_mapping(e, "microc", "many_to_one", time_limit=30)
+        assert found.exact and found.value == pytest.approx(top, abs=1e-9)
