@@ -99,7 +99,8 @@ def test_the_program_takes_over_when_the_search_stops(monkeypatch):
     """With no time for the search (and no help from the Lagrangian bound over unions) the
     integer program proves the optimum from its mapping."""
     monkeypatch.setattr(microc_union, "SEARCH_SHARE", 0.0)
-    monkeypatch.setattr(microc_union, "cover_bound", lambda *args: np.inf)
+    monkeypatch.setattr(microc_union, "cover_search", lambda *args: (np.inf, np.zeros(0), None))
+    monkeypatch.setattr(microc_union, "union_columns", lambda *args: np.inf)
     monkeypatch.setattr(microc_union, "_CLOCK_EVERY", 1)
     for seed in range(4):
         gold, induced = _sets(seed)

@@ -34,7 +34,7 @@ import numpy as np
 from metrics.measures.typelevel.microc_lagrange import size_grid
 from metrics.measures.typelevel.microc_prices import phi
 
-__all__ = ["CoverBound", "cover_grid", "cover_bound", "STEPS"]
+__all__ = ["CoverBound", "cover_grid", "cover_bound", "cover_search", "STEPS"]
 
 #: The grid of sizes: every integer up to GRID_DENSE, then steps of GRID_GROWTH.
 GRID_DENSE = 20
@@ -230,16 +230,29 @@ class CoverBound:
         return (*best, f_bound)
 
 
-def cover_bound(inputs, target: np.ndarray, value: float, late: Callable[[], bool],
-                offer: Callable[[np.ndarray], float | None] = lambda x: None) -> float:
+def cover_search(inputs, target: np.ndarray, value: float, late: Callable[[], bool],
+                 offer: Callable[[np.ndarray], float | None] = lambda x: None
+                 ) -> tuple[float, np.ndarray, Callable[[np.ndarray, float], np.ndarray]]:
     """A proven upper bound on MicroC F over every M-1 mapping (module docstring), from the
     arguments ``inputs`` (``ms, mw, gb, ga, mult, a``) of
     :func:`metrics.measures.typelevel.microc_union.union_branch_and_bound`, the best mapping
     ``target`` and its F ``value`` (λ), with at most :data:`STEPS` subgradient steps or until
     ``late()``; each relaxed solution rounded goes to ``offer`` (which may return the best
-    score so far, then λ). The best score itself when the bound proves it optimal."""
+    score so far, then λ). Returns the bound (the best score itself when it proves it optimal),
+    the multipliers μ of the least bound seen (of "each cluster to one class") and a function
+    of μ and λ giving each class's V_c at the ν and ρ found with μ: a bound, class by class,
+    on the largest 2 W φ_c(S) - λ S - μ(T) over the sets T of clusters (their unions exact),
+    since ν and ρ only lower the cost of a set whose types follow its clusters."""
     cover = CoverBound(*inputs)
     if cover.n_min <= 0:
-        return value
+        return value, np.zeros(cover.m), lambda mu, lam: np.full(cover.n, np.inf)
     mu, nu, rho = cover.start(target, value)
-    return float(cover.descend(mu, nu, rho, value, STEPS, late, offer)[-1])
+    found = cover.descend(mu, nu, rho, value, STEPS, late, offer)
+    return (float(found[-1]), found[1],
+            lambda at, lam: cover.values(cover.costs(at, found[2], found[3]), lam)[0])
+
+
+def cover_bound(inputs, target: np.ndarray, value: float, late: Callable[[], bool],
+                offer: Callable[[np.ndarray], float | None] = lambda x: None) -> float:
+    """The bound of :func:`cover_search` alone."""
+    return cover_search(inputs, target, value, late, offer)[0]

@@ -39,11 +39,13 @@ import numpy as np
 
 from metrics.measures.typelevel import exact_many_to_one as _exact
 from metrics.measures.typelevel.microc_branch import Branched
-from metrics.measures.typelevel.microc_cover import cover_bound
+from metrics.measures.typelevel.microc_columns import union_columns
+from metrics.measures.typelevel.microc_cover import cover_search
 from metrics.measures.typelevel.microc_prices import chords, lower_prices, phi
 
 __all__ = ["union_branch_and_bound", "union_value", "union_inputs",
-           "search_then_program", "Searched", "PRUNE_TOL", "SEARCH_SHARE", "COVER_SHARE"]
+           "search_then_program", "Searched", "PRUNE_TOL", "SEARCH_SHARE", "COVER_SHARE",
+           "COLUMNS_SHARE", "PROGRAM_LEAST", "COVER_ALONE", "COLUMNS_MAX_CLUSTERS"]
 
 #: A node is cut when its bound exceeds the best score by at most this (F units).
 PRUNE_TOL = 1e-9
@@ -51,8 +53,19 @@ PRUNE_TOL = 1e-9
 #: search does not end (its bound is the tighter one there).
 SEARCH_SHARE = 0.3
 #: The share of the time the Lagrangian bound over unions may take after an open search
-#: (:func:`metrics.measures.typelevel.microc_cover.cover_bound`); the program has the rest.
-COVER_SHARE = 0.5
+#: (:func:`metrics.measures.typelevel.microc_cover.cover_search`), and when the column generation
+#: does not run.
+COVER_SHARE = 0.3
+COVER_ALONE = 0.5
+#: The share of the time the column generation over unions may take after it, from its
+#: multipliers (:func:`metrics.measures.typelevel.microc_columns.union_columns`); the
+#: program has the rest, if at least PROGRAM_LEAST of the time (its model alone takes longer).
+COLUMNS_SHARE = 0.4
+PROGRAM_LEAST = 0.05
+#: The column generation runs on topics of at most this many clusters: beyond, the pricing of
+#: the largest class did not end within its share (``ctxkm-100``, 76-92 clusters), and the
+#: bound over unions gains more from the time.
+COLUMNS_MAX_CLUSTERS = 60
 #: Nodes between two looks at the clock.
 _CLOCK_EVERY = 8
 #: Sweeps of the search for the root's prices (:func:`microc_prices.lower_prices`).
@@ -298,8 +311,13 @@ def search_then_program(t, start: np.ndarray, seconds: float) -> Searched:
     :data:`SEARCH_SHARE` of ``seconds``; if it did not end, the Lagrangian bound over unions
     (:mod:`metrics.measures.typelevel.microc_cover`, a type counted once per class) for
     :data:`COVER_SHARE`, its rounded solutions offered as mappings (it proves the best one
-    optimal when the bound reaches its score); if still open, the integer program of
-    :mod:`metrics.measures.typelevel.exact_many_to_one` from the best mapping for the rest.
+    optimal when the bound reaches its score); if still open, the column generation over
+    unions (:mod:`metrics.measures.typelevel.microc_columns`, each type tied to its clusters
+    within a class) from its multipliers for :data:`COLUMNS_SHARE`, its master solutions
+    offered too (on topics of at most :data:`COLUMNS_MAX_CLUSTERS` clusters; on the others the
+    bound over unions has :data:`COVER_ALONE`); if still open, the integer program of
+    :mod:`metrics.measures.typelevel.exact_many_to_one` from the best mapping for the rest
+    (when at least :data:`PROGRAM_LEAST` of ``seconds`` is left).
 
     Returns
     -------
@@ -323,11 +341,21 @@ def search_then_program(t, start: np.ndarray, seconds: float) -> Searched:
                 target, value = cand.copy(), score
             return value
 
-        stop = time.monotonic() + COVER_SHARE * seconds
-        bound = min(found.bound, cover_bound(inputs, found.target, found.value,
-                                             lambda: time.monotonic() > stop, offer))
+        columns = inputs[1].shape[0] <= COLUMNS_MAX_CLUSTERS
+        stop = time.monotonic() + (COVER_SHARE if columns else COVER_ALONE) * seconds
+        cover, mu, cap = cover_search(inputs, found.target, found.value,
+                                      lambda: time.monotonic() > stop, offer)
+        bound = min(found.bound, cover)
         if value >= bound - _exact.EXACT_TOL:
             return Searched(target, value, True, "branch and bound")
+        if columns:
+            stop = time.monotonic() + COLUMNS_SHARE * seconds
+            bound = min(bound, union_columns(inputs, target, mu, value,
+                                             lambda: time.monotonic() > stop, offer, cap))
+            if value >= bound - _exact.EXACT_TOL:
+                return Searched(target, value, True, "branch and bound")
+        if end - time.monotonic() < PROGRAM_LEAST * seconds:
+            return Searched(target, bound, False, "branch and bound")
     solved = _exact.solve(t, "microc", target, max(end - time.monotonic(), 0.01))
     if np.isfinite(solved.bound):
         bound = min(bound, solved.bound)
