@@ -368,3 +368,23 @@ def test_paper_example_under_both_mappings_by_brute_force(mapping):
     induced = [set(range(3)) for _ in gold]
     truth = brute_best(gold, induced, "macro", mapping)
     assert truth == pytest.approx(2 * (2 / 3) / (2 / 3 + 1))
+
+
+@pytest.mark.parametrize(("above", "exact"), [(0.0, True), (5e-7, True), (5e-6, False)])
+def test_a_microc_search_left_within_the_tolerance_counts_as_exact(monkeypatch, above, exact):
+    """"Exact" means no mapping scores more than 1e-6 above the score: a one-cluster search
+    stopped by its clock with its bound 5e-7 above its best mapping is exact, 5e-6 is not."""
+    from metrics.measures.typelevel import type_scores  # noqa: PLC0415 - the module patched
+    from metrics.measures.typelevel.microc_branch import Branched  # noqa: PLC0415
+
+    e = TypeEntries.from_sets([{0}, {1}, {0}, {1}, {0}], [{0}, {1}, {2}, {3}, {2}])
+    best = best_mapping(e, "microc", "many_to_one", 5.0)  # the optimum, proven
+    assert best.exact
+
+    def stopped(size, w, class_size, start, seconds):
+        return Branched(best.target, best.value, best.value + above, False, 1)
+
+    monkeypatch.setattr(type_scores, "branch_and_bound", stopped)
+    found = type_scores.best_mapping(e, "microc", "many_to_one", 1.0)
+    assert found.exact is exact
+    assert (found.gap == 0.0) if exact else (found.gap >= 5e-6 - 1e-12)

@@ -117,7 +117,8 @@ class TypeMapping:
         :mod:`metrics.measures.typelevel.microc_branch`) or ``hill climbing`` (M-1, the
         search stopped at its time limit: the best mapping found).
     exact : bool
-        True when the mapping is a proven optimum of the measure (within 1e-7).
+        True when the mapping is a proven optimum of the measure: no mapping scores more than
+        1e-6 above it (``exact_many_to_one.EXACT_TOL``).
     value : float
         The measure under this mapping (MacroI F, MicroI F or MicroC F).
     gap : float
@@ -344,7 +345,8 @@ def _microc_branch(t: _Tables, start: np.ndarray, time_limit: float) -> TypeMapp
         found = Searched(one.target, one.bound, one.proven, "branch and bound")
     else:
         found = search_then_program(t, start, time_limit)
-    if found.proven:
+    # exact: proven optimal, or no mapping can score more than EXACT_TOL above it
+    if found.proven or found.bound - t.value("microc", found.target) <= _exact.EXACT_TOL:
         return TypeMapping(found.target, "microc", "many_to_one", found.method, True,
                            t.value("microc", found.target), 0.0)
     best = climb(t, "microc", found.target)
