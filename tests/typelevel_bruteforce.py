@@ -36,7 +36,9 @@ def brute_score(gold: list[set], induced: list[set], h: dict) -> dict[str, float
         if k in h:
             united.setdefault(h[k], set()).update(members[k])
     # (|z|, CM_z, |c|) of every united cluster, and of every unmapped cluster (CM 0, no class)
-    zs = [(len(z), len(z & classes[c]), len(classes[c])) for c, z in united.items()]
+    # (a class no gold entry holds is empty: |c| = 0)
+    zs = [(len(z), len(z & classes.get(c, set())), len(classes.get(c, set())))
+          for c, z in united.items()]
     zs += [(len(members[k]), 0, 0) for k in clusters if k not in h]
     n_star = sum(size for size, _, _ in zs)
     cm = sum(x for _, x, _ in zs)
