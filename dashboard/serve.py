@@ -3,7 +3,8 @@ RULE]]``.
 
 Exactly ``streamlit run`` (same arguments, same process), after starting the warm-up of
 :mod:`dashboard.data.warm` so that the first session opens fast, with Streamlit's own scripts
-and styles sent gzipped from memory (:mod:`dashboard.static_gzip`).
+and styles sent gzipped from memory (:mod:`dashboard.static_gzip`) and the chart module
+evaluated while the first page runs (:mod:`dashboard.chart_early`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from dashboard.chart_early import ChartModuleEarly
 from dashboard.data import warm
 from dashboard.static_gzip import StaticGzip
 
@@ -18,8 +20,9 @@ __all__ = ["main", "serve_static_gzipped"]
 
 
 def serve_static_gzipped() -> bool:
-    """Wrap the web application Streamlit's server builds in :class:`StaticGzip`; False (and
-    Streamlit's own serving) when this Streamlit builds it elsewhere."""
+    """Wrap the web application Streamlit's server builds in :class:`StaticGzip` and
+    :class:`ChartModuleEarly`; False (and Streamlit's own serving) when this Streamlit builds it
+    elsewhere."""
     from streamlit.web.server.starlette import starlette_server  # noqa: PLC0415 - deferred: only when serving
 
     build = getattr(starlette_server, "create_starlette_app", None)
@@ -28,6 +31,7 @@ def serve_static_gzipped() -> bool:
 
     def create_starlette_app(runtime: Any) -> Any:
         app = build(runtime)
+        app.add_middleware(ChartModuleEarly)  # the page: its script added
         app.add_middleware(StaticGzip)  # the outermost layer: the files never reach the rest
         return app
 

@@ -165,6 +165,10 @@ def test_cold_open_spinner_then_first_chart(page, server):
                           "[r.name.split('/').pop(), r.encodedBodySize, r.decodedBodySize])")
     chart = [s for s in sizes if s[0].startswith("PlotlyChart")]
     assert chart and chart[0][1] < chart[0][2] / 2, chart
+    # the page's own script imported the chart module while the server ran the first page
+    # (dashboard/chart_early.py): the same module Streamlit draws with, fetched once
+    assert page.locator("script[data-unanimity-chart-early]").count() == 1
+    assert len(chart) == 1, chart
     assert sum(e for _, e, _ in sizes) < sum(d for _, _, d in sizes) / 2
 
 
