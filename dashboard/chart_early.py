@@ -18,19 +18,11 @@ scripts).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
-from typing import Any
 
-from dashboard.static_gzip import PREFIX, static_dir
+from dashboard.static_gzip import PREFIX, ASGIApp, Message, Receive, Scope, Send, static_dir
 
 __all__ = ["ChartModuleEarly", "chart_module", "early_script", "MARK"]
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: the attribute that marks the added script (the browser test looks for it)
 MARK = "data-unanimity-chart-early"
