@@ -30,9 +30,13 @@ def _tables() -> dict[str, pd.DataFrame]:
 
 
 def _written(out: Path) -> tuple[dict, dict]:
+    """The manifest without its time of writing, and every file's bytes (the manifest's
+    compared as parsed: two writings can fall in different seconds)."""
     manifest = json.loads((out / "manifest.json").read_text())
     manifest.pop("created")
-    return manifest, {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+    files = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+    files["manifest.json"] = json.dumps(manifest, sort_keys=True).encode()
+    return manifest, files
 
 
 def test_concurrent_writing_equals_one_after_the_other(tmp_path, monkeypatch):
