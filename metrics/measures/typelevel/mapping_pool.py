@@ -34,7 +34,12 @@ import numpy as np
 
 from metrics.errors import UnanimityError
 from metrics.measures.typelevel.mapping_settings import DEFAULT_SECONDS, MAPPINGS, MEASURES
-from metrics.measures.typelevel.type_scores import TypeEntries, TypeMapping, best_mapping
+from metrics.measures.typelevel.type_scores import (
+    TypeEntries,
+    TypeMapping,
+    best_mapping,
+    majority_decides,
+)
 
 __all__ = ["WORKERS_ENV", "best_mappings", "workers_allowed", "needs_search", "pool_map"]
 
@@ -72,14 +77,10 @@ def workers_allowed(workers: int | None = None) -> int:
 
 def needs_search(entries: TypeEntries, measure: str, mapping: str) -> bool:
     """Whether the M-1 mapping of ``measure`` on ``entries`` is searched (can take its time):
-    not for 1-1 (an assignment), nor where the majority mapping is the answer (one class or no
-    cluster; MacroI and MicroI when every type has at most one cluster), as
-    :func:`metrics.measures.typelevel.type_scores.best_mapping` decides."""
-    if mapping != "many_to_one" or entries.n_classes <= 1 or entries.n_clusters == 0:
-        return False
-    if measure == "microc":
-        return True
-    return bool(np.bincount(entries.b_type, minlength=entries.n_types).max(initial=0) > 1)
+    not for 1-1 (an assignment), nor where the majority mapping is the answer
+    (:func:`metrics.measures.typelevel.type_scores.majority_decides`, as
+    :func:`~metrics.measures.typelevel.type_scores.best_mapping` decides)."""
+    return mapping == "many_to_one" and not majority_decides(entries, measure)
 
 
 def _arrays(e: TypeEntries) -> tuple:

@@ -77,9 +77,6 @@ def add_products(model, t, ksize: np.ndarray, w: np.ndarray, g_a: np.ndarray) ->
     grid = np.unique(np.round(np.concatenate((np.arange(TANGENT_STEPS), far))))
     grid = grid[grid <= u_max]
     cu, gu = np.repeat(cls, grid.size), np.tile(grid, n)
-    # none for a class without gold types: its q_c is worth nothing (I_c = 0), and φ_c is 0/0
-    # at U = 0 there
-    cu, gu = cu[size[cu] > 0], gu[size[cu] > 0]
     slope = size[cu] / (gu + size[cu]) ** 2
     n_t = cu.size
     lp.add(np.repeat(np.arange(n_t), 2), np.column_stack((q[cu], u[cu])).reshape(-1),

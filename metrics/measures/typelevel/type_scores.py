@@ -29,13 +29,10 @@ mapping that maximises the F they belong to:
   optimal assignment (``scipy.optimize.linear_sum_assignment``): exact.
 * **M-1** (every cluster to one class): when every type has at most one cluster, MacroI and MicroI
   are sums over clusters and the majority mapping is optimal (exact). Otherwise, and for MicroC
-  always, an integer program solves it exactly
-  (:mod:`metrics.measures.typelevel.exact_many_to_one`; for MicroC when every type has at most
-  one cluster, the branch and bound of :mod:`metrics.measures.typelevel.microc_branch`, else
-  first the one of :mod:`metrics.measures.typelevel.microc_union`),
-  started from hill climbing
-  (:mod:`metrics.measures.typelevel.hill_climbing`); when the solver reaches its time limit, the
-  best mapping found is kept with the solver's bound on how far the optimum can lie above it.
+  always, a search from hill climbing (:mod:`.hill_climbing`) solves it exactly: an integer
+  program (:mod:`.exact_many_to_one`), for MicroC the branch and bound of :mod:`.microc_branch`
+  (every type in at most one cluster), else first that of :mod:`.microc_union`; at its time
+  limit the best mapping found is kept with the bound on how far the optimum can lie above it.
 """
 
 from __future__ import annotations
@@ -315,12 +312,18 @@ def _one_to_one(t: _Tables, measure: str) -> TypeMapping:
                        t.value(measure, target))
 
 
+def majority_decides(e: TypeEntries, measure: str) -> bool:
+    """Whether the M-1 mapping of ``measure`` is the majority mapping, with no search: one class
+    or no cluster, or MacroI and MicroI when no type has two clusters (a sum over clusters)."""
+    one_each = np.bincount(e.b_type, minlength=e.n_types).max(initial=0) <= 1
+    return e.n_classes <= 1 or e.n_clusters == 0 or (measure != "microc" and bool(one_each))
+
+
 def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
     e = t.e
     w = _weights(t, "macro" if measure == "microc" else measure)
     target = (np.argmax(w, axis=1) if e.n_classes else np.full(e.n_clusters, -1)).astype(np.int64)
-    separable = measure != "microc" and bool(np.all(t.b_size <= 1))
-    if separable or e.n_classes <= 1 or e.n_clusters == 0:
+    if majority_decides(e, measure):
         return TypeMapping(target, measure, "many_to_one", "majority", True,
                            t.value(measure, target))
     start = climb(t, measure, target)
@@ -345,10 +348,9 @@ def _microc_branch(t: _Tables, start: np.ndarray, time_limit: float) -> TypeMapp
         found = Searched(one.target, one.bound, one.proven, "branch and bound")
     else:
         found = search_then_program(t, start, time_limit)
-    # exact: proven optimal, or no mapping can score more than EXACT_TOL above it
-    if found.proven or found.bound - t.value("microc", found.target) <= _exact.EXACT_TOL:
-        return TypeMapping(found.target, "microc", "many_to_one", found.method, True,
-                           t.value("microc", found.target), 0.0)
+    value = t.value("microc", found.target)
+    if found.proven or found.bound - value <= _exact.EXACT_TOL:  # none more than 1e-6 above
+        return TypeMapping(found.target, "microc", "many_to_one", found.method, True, value, 0.0)
     best = climb(t, "microc", found.target)
     value = t.value("microc", best)
     return TypeMapping(best, "microc", "many_to_one", "hill climbing", False, value,
@@ -373,19 +375,17 @@ def best_mapping(entries: TypeEntries, measure: str, mapping: str,
     """
     if measure not in MEASURES or mapping not in MAPPINGS:
         raise ValueError(f"measure must be one of {MEASURES}, mapping one of {MAPPINGS}")
-    t = _tables(entries)
     if mapping == "one_to_one":
-        return _one_to_one(t, measure)
+        return _one_to_one(_tables(entries), measure)
     seconds = DEFAULT_SECONDS[measure] if time_limit is None else float(time_limit)
     held = np.unique(entries.a_class)
     if 0 < held.size < entries.n_classes:
-        # classes no gold entry holds are left out: a cluster sent to one scores nothing, and
-        # to a class with gold entries never lowers a measure (docs/type-level.md)
+        # classes no gold entry holds left out (docs/type-level.md, "A class no gold entry holds")
         kept = replace(entries, a_class=np.searchsorted(held, entries.a_class),
-                        n_classes=int(held.size))
+                       n_classes=int(held.size))
         found = _many_to_one(_tables(kept), measure, seconds)
         return replace(found, target=held[found.target])
-    return _many_to_one(t, measure, seconds)
+    return _many_to_one(_tables(entries), measure, seconds)
 
 
 def type_scores(entries: TypeEntries, mapping: str,
