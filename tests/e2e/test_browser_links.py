@@ -89,22 +89,26 @@ def _wait_url(pg, needle: str, title: str) -> None:
 
 def _select(pg, label: str, option: str, where: str = "[data-testid='stSidebar']") -> None:
     """Pick ``option`` (its full text) in the select box labelled ``label``: click, type, click
-    the option."""
+    the option. A rerun that lands meanwhile closes the list or redraws it (no list opens, or
+    the option is detached before the click): the whole sequence is then tried again."""
     box = pg.locator(f"{where} [data-testid='stSelectbox']").filter(has_text=label).first
-    box.scroll_into_view_if_needed()
-    for attempt in range(4):  # a click that lands during a rerun opens no list: click again
-        box.locator("input").click()
+    for attempt in range(5):
         try:
+            box.scroll_into_view_if_needed()
+            box.locator("input").click()
             pg.get_by_role("option").first.wait_for(timeout=8000)
-            break
+            pg.keyboard.type(option)
+            pg.get_by_role("option", name=option, exact=True).first.click(timeout=8000)
+            return
         except PlaywrightTimeout:
-            if attempt == 3:
+            if attempt == 4:
                 OUT.mkdir(parents=True, exist_ok=True)
                 pg.screenshot(path=str(OUT / "link_select_timeout.png"))
                 raise
             pg.keyboard.press("Escape")
-    pg.keyboard.type(option)
-    pg.get_by_role("option", name=option, exact=True).first.click()
+            pg.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
+                                 ".getAttribute('data-test-script-state') !== 'running'",
+                                 timeout=60_000)
 
 
 def _slider(pg, label: str, key: str, title: str, presses: int = 3) -> None:
