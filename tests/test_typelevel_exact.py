@@ -419,3 +419,40 @@ def test_many_to_one_with_a_class_without_gold_types(seed):
             assert found.value + found.gap >= top - 1e-9
             if found.exact:
                 assert found.value == pytest.approx(top, abs=1e-9)
+
+
+@pytest.mark.parametrize("monosemous", [True, False])
+def test_a_polish_that_reaches_the_search_bound_is_exact(monkeypatch, monosemous):
+    """A search stopped at its limit with a mapping below its bound, where hill climbing's polish
+    reaches that bound (a bound of every mapping): the polished mapping is proven, reported exact
+    with the search's method; when the bound lies further above, hill climbing with the gap."""
+    from metrics.measures.typelevel import type_scores  # noqa: PLC0415 - patched here
+    from metrics.measures.typelevel.microc_branch import Branched  # noqa: PLC0415
+
+    for seed in range(200):
+        gold, induced = _small_sets(seed, monosemous)
+        e = TypeEntries.from_sets(gold, induced)
+        if e.n_classes < 2:
+            continue
+        every = [(brute_score(gold, induced, h)["microc_f"], h)
+                 for h in all_mappings(e.n_clusters, e.n_classes, one_to_one=False)]
+        top = max(f for f, _ in every)
+        # the worst mapping from which hill climbing still reaches the optimum
+        starts = [np.array([h[k] for k in range(e.n_clusters)], dtype=np.int64)
+                  for f, h in sorted(every, key=lambda x: x[0]) if f < top - 1e-3]
+        t = type_scores._tables(e)
+        start = next((s for s in starts if t.value("microc", type_scores.climb(t, "microc", s))
+                      >= top - 1e-12), None)
+        if start is not None:
+            break
+    assert start is not None
+    for slack, exact in ((0.0, True), (1e-4, False)):
+        stopped = type_scores.Searched(start, top + slack, False, "branch and bound")
+        monkeypatch.setattr(type_scores, "branch_and_bound",
+                            lambda *a, s=stopped: Branched(
+                                s.target, 0.0, s.bound, False, 1))
+        monkeypatch.setattr(type_scores, "search_then_program", lambda *a, s=stopped: s)
+        got = best_mapping(e, "microc", "many_to_one", time_limit=5)
+        assert got.exact is exact and got.value == pytest.approx(top, abs=1e-12)
+        assert got.method == ("branch and bound" if exact else "hill climbing")
+        assert got.gap == (0.0 if exact else pytest.approx(slack, abs=1e-9))

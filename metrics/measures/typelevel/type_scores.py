@@ -330,31 +330,31 @@ def _many_to_one(t: _Tables, measure: str, time_limit: float) -> TypeMapping:
     if measure == "microc" and (time_limit > 0 or bool(np.all(t.b_size <= 1))):
         return _microc_branch(t, start, time_limit)
     solved = _exact.solve(t, measure, start, time_limit)
-    if solved.proven:
-        return TypeMapping(solved.target, measure, "many_to_one", "integer program", True,
-                           t.value(measure, solved.target), 0.0)
-    best = climb(t, measure, solved.target)  # polish the solver's best mapping
+    return _polished(t, measure, solved.target, solved.bound, "integer program", solved.proven)
+
+
+def _polished(t: _Tables, measure: str, found: np.ndarray, bound: float, method: str,
+              proven: bool) -> TypeMapping:
+    """The search's best mapping, exact (``method``) when ``proven`` or within 1e-6 of the
+    search's ``bound`` (which holds for every mapping) once polished by hill climbing; else
+    ``hill climbing`` with the gap left."""
+    best = found if proven else climb(t, measure, found)
     value = t.value(measure, best)
-    gap = max(solved.bound - value, 0.0) if math.isfinite(solved.bound) else math.nan
+    if proven or bound - value <= _exact.EXACT_TOL:
+        return TypeMapping(best, measure, "many_to_one", method, True, value, 0.0)
+    gap = max(bound - value, 0.0) if math.isfinite(bound) else math.nan
     return TypeMapping(best, measure, "many_to_one", "hill climbing", False, value, gap)
 
 
 def _microc_branch(t: _Tables, start: np.ndarray, time_limit: float) -> TypeMapping:
-    """MicroC under M-1 by a dedicated branch and bound: one cluster per type,
-    :mod:`metrics.measures.typelevel.microc_branch`; else :mod:`.microc_union`, the integer
-    program after it if needed. Hill climbing's polish at the limit."""
+    """MicroC under M-1 by a dedicated search (one cluster per type: :mod:`.microc_branch`;
+    else :mod:`.microc_union`, the integer program after it if needed), then :func:`_polished`."""
     if np.all(t.b_size <= 1):
         one = branch_and_bound(t.cluster_size, t.w_macro, t.class_size, start, time_limit)
         found = Searched(one.target, one.bound, one.proven, "branch and bound")
     else:
         found = search_then_program(t, start, time_limit)
-    value = t.value("microc", found.target)
-    if found.proven or found.bound - value <= _exact.EXACT_TOL:  # none more than 1e-6 above
-        return TypeMapping(found.target, "microc", "many_to_one", found.method, True, value, 0.0)
-    best = climb(t, "microc", found.target)
-    value = t.value("microc", best)
-    return TypeMapping(best, "microc", "many_to_one", "hill climbing", False, value,
-                       max(found.bound - value, 0.0))
+    return _polished(t, "microc", found.target, found.bound, found.method, found.proven)
 
 
 def best_mapping(entries: TypeEntries, measure: str, mapping: str,
