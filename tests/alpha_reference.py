@@ -14,11 +14,19 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from metrics.comparison.alpha import _grid_bounds, _GridBounds, _micro_roots, _PairDiff
+from metrics.comparison.alpha import TIE_REL, _grid_bounds, _GridBounds, _micro_roots, _PairDiff
 from metrics.comparison.curves import Curves
 
 _MIN_WIDTH = 1e-10
 _GRID = np.arange(101) / 100.0
+
+
+def _tied(va: np.ndarray, vb: np.ndarray) -> np.ndarray:
+    """va - vb, zero where the two are equal within rounding (relative TIE_REL: the rule the
+    library states, a tie at a grid point is neither a win nor a crossing)."""
+    d = va - vb
+    with np.errstate(invalid="ignore"):
+        return np.where(np.abs(d) <= TIE_REL * np.maximum(np.abs(va), np.abs(vb)), 0.0, d)
 
 
 def _hidden_sign_change(diff: _PairDiff, lo: float, hi: float, d_lo: float, d_hi: float, sign: int):
@@ -55,7 +63,7 @@ def pair_crossings(curves: Curves, i: int, j: int, bounds: _GridBounds | None = 
     grid = bounds.grid
     diff = _PairDiff(curves, i, j)
     vi, vj = bounds.vals[i], bounds.vals[j]
-    d_grid = vi - vj
+    d_grid = _tied(vi, vj)
     # certified lower bounds of d and of -d on every grid interval
     lb_pos = np.minimum(bounds.tl[i] - vj[:-1], bounds.tr[i] - vj[1:])
     lb_neg = np.minimum(bounds.tl[j] - vi[:-1], bounds.tr[j] - vi[1:])
@@ -96,7 +104,7 @@ def beats_matrix(curves: Curves, grid: np.ndarray = _GRID, bounds: _GridBounds |
     for a in range(S):
         if not defined[a]:
             continue
-        d = vals[a][None, :] - vals  # (S, G): d_{a,b} on the grid
+        d = _tied(vals[a][None, :], vals)  # (S, G): d_{a,b} on the grid
         ok = np.all(d > 0, axis=1) & defined
         ok[a] = False
         cand = np.flatnonzero(ok)

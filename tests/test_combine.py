@@ -220,3 +220,27 @@ def test_micro_equal_precision_meets_at_alpha_one_without_crossing():
                        columns=["system", "topic", "metric", "value"])
 
     assert compare(tab, "P", "R", test="none", average="micro").pairs["crossings"].map(len).sum() == 0
+
+
+def test_equal_mean_precision_is_a_tie_at_alpha_one_not_a_win():
+    """Two systems with the same per-topic precisions in another order (the same mean precision):
+    F_1 is the mean precision, equal for both, so neither beats the other for every alpha
+    (strict, endpoints included), although the macro curves' sums round differently at
+    alpha = 1 (TREC DL 2019, P@10 / R@10: 1.1e-16)."""
+    rng = np.random.default_rng(3)
+    noisy = 0
+    for _ in range(200):
+        n = int(rng.integers(20, 60))
+        p = np.round(rng.uniform(0.05, 1, n), 1)
+        r_b = rng.uniform(0.05, 0.8, n)
+        P = np.stack([p, rng.permutation(p)])
+        R = np.stack([r_b + 0.1, r_b])
+        curves = curves_from_arrays(P, R, "macro")
+        end = curves.values(np.array([1.0]))[:, 0]
+        noisy += bool(end[0] != end[1])
+        rows = [(s, f"t{t}", m, v[i, t]) for i, s in enumerate("ab") for t in range(n)
+                for m, v in (("P", P), ("R", R))]
+        tab = pd.DataFrame(rows, columns=["system", "topic", "metric", "value"])
+        assert not beats_all_alpha(tab, "a", "b", "P", "R")
+        assert not beats_all_alpha(tab, "b", "a", "P", "R")
+    assert noisy  # the sums did round differently: the case is exercised
