@@ -63,7 +63,7 @@ def _env(name: str) -> str | None:
 def test_a_replaced_main_whose_file_is_gone(monkeypatch, tmp_path):
     """With ``sys.modules['__main__']`` a module whose file does not exist (as a test harness
     leaves it), freshly started workers search the topics, with the serial route's results."""
-    mapping_workers._end_crew()
+    mapping_workers.end_workers()
     gone = types.ModuleType("__main__")
     gone.__file__ = str(tmp_path / "deleted_script.py")
     monkeypatch.setitem(sys.modules, "__main__", gone)
@@ -180,7 +180,7 @@ def test_a_forked_child_starts_its_own_workers():
         try:
             ours = set(pool_map(_pid, range(4), 2))
             code = 0 if len(ours) == 2 and not ours & parents else 3
-            mapping_workers._end_crew()
+            mapping_workers.end_workers()
         finally:
             os._exit(code)
     _, status = os.waitpid(child, 0)

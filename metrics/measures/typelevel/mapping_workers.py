@@ -33,7 +33,7 @@ from typing import Any
 from metrics.errors import UnanimityError
 from metrics.measures.typelevel.mapping_worker import receive, send_bytes
 
-__all__ = ["THREAD_CAPS", "WORKER_MODULE", "pool_map"]
+__all__ = ["THREAD_CAPS", "WORKER_MODULE", "end_workers", "pool_map"]
 
 #: The module a worker runs (``python -m``).
 WORKER_MODULE = "metrics.measures.typelevel.mapping_worker"
@@ -136,8 +136,9 @@ if hasattr(os, "register_at_fork"):  # POSIX
 
 
 @atexit.register
-def _end_crew() -> None:
-    """At exit: end the process's workers (their input closes, they end)."""
+def end_workers() -> None:
+    """End the kept workers now (their input closes, they end; they are reaped, so their CPU
+    time counts among the ended children's); the next call starts others. Called at exit."""
     workers, _CREW.workers = _CREW.workers, []
     for worker in workers:
         worker.end()
