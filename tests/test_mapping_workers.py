@@ -55,6 +55,21 @@ def _pid(_task) -> int:
     return os.getpid()
 
 
+class _TwoPartError(Exception):
+    """An exception that pickles but cannot be rebuilt (its constructor takes two arguments)."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"{what}: {why}")
+
+
+def _raise_two_part(what: str) -> None:
+    raise _TwoPartError(what, "cannot travel")
+
+
+def _raise_value_error(what: str) -> None:
+    raise ValueError(what)
+
+
 def _env(name: str) -> str | None:
     """A variable of the worker's environment (a job for the pool)."""
     return os.environ.get(name)
@@ -186,3 +201,16 @@ def test_a_forked_child_starts_its_own_workers():
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert set(pool_map(_pid, range(4), 2)) == parents
+
+
+def test_an_error_raised_again_carries_the_workers_traceback():
+    """The exception raised again is the first task's to fail, as one task after another would
+    raise it, with the worker's traceback as its cause; one that cannot be rebuilt in the
+    caller becomes a UnanimityError with its type's name and message."""
+    with pytest.raises(ValueError, match="^first$") as raised:
+        pool_map(_raise_value_error, ["first", "second", "third"], 2)
+    assert isinstance(raised.value.__cause__, mapping_workers.RemoteTraceback)
+    assert "_raise_value_error" in str(raised.value.__cause__)
+    with pytest.raises(UnanimityError, match="_TwoPartError.*x: cannot travel"):
+        pool_map(_raise_two_part, ["x"], 1)
+    assert pool_map(abs, [-1], 1) == [1]  # the worker still answers
