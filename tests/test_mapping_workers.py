@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -68,6 +69,11 @@ def _raise_two_part(what: str) -> None:
 
 def _raise_value_error(what: str) -> None:
     raise ValueError(what)
+
+
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
 
 
 def _env(name: str) -> str | None:
@@ -214,3 +220,21 @@ def test_an_error_raised_again_carries_the_workers_traceback():
     with pytest.raises(UnanimityError, match="_TwoPartError.*x: cannot travel"):
         pool_map(_raise_two_part, ["x"], 1)
     assert pool_map(abs, [-1], 1) == [1]  # the worker still answers
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="no pthread_kill here")
+def test_an_interrupted_call_ends_its_workers():
+    """Ctrl-C while the workers search: KeyboardInterrupt at once (not after the jobs), the busy
+    workers ended, and the next call starts others and answers."""
+    before = set(pool_map(_pid, range(4), 2))
+    timer = threading.Timer(0.5, signal.pthread_kill,
+                            (threading.main_thread().ident, signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        pool_map(_sleep, [30.0, 30.0], 2)
+    assert time.monotonic() - started < 10
+    after = set(pool_map(_pid, range(4), 2))
+    assert len(after) == 2 and not after & before
+    for pid in before if sys.platform == "linux" else ():
+        assert not Path(f"/proc/{pid}").exists()

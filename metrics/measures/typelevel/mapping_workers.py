@@ -93,16 +93,17 @@ class _Worker:
         return not self.broken and self.process.poll() is None
 
     def end(self, kill: bool = False) -> None:
-        """Close its input (an idle worker then ends), or kill it; reap it (a second at most
+        """Close its input (an idle worker then ends), or kill it (first: a thread blocked
+        reading its answer then returns, and its pipe can close); reap it (a second at most
         before a kill)."""
+        if kill:
+            self.process.kill()
         for pipe in (self.process.stdin, self.process.stdout):
             try:
                 if pipe is not None:
                     pipe.close()
             except OSError:
                 pass
-        if kill:
-            self.process.kill()
         try:
             self.process.wait(1.0)
         except subprocess.TimeoutExpired:
