@@ -50,9 +50,9 @@ def _serial(entries: list[TypeEntries]) -> list:
 
 
 def _pid(_task) -> int:
-    """The worker's process id (a job for the pool that takes a tenth of a second, so that each
-    worker has some of a call's jobs)."""
-    time.sleep(0.1)
+    """The worker's process id (a job for the pool that takes a quarter of a second, so that
+    each worker has some of a call's jobs)."""
+    time.sleep(0.25)
     return os.getpid()
 
 
