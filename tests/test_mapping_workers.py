@@ -76,6 +76,12 @@ def _sleep(seconds: float) -> float:
     return seconds
 
 
+def _library_threads(_task) -> list[int]:
+    """The thread counts of the numerical libraries numpy loaded in the worker (a job)."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    return [info["num_threads"] for info in threadpoolctl.threadpool_info()]
+
+
 def _env(name: str) -> str | None:
     """A variable of the worker's environment (a job for the pool)."""
     return os.environ.get(name)
@@ -143,6 +149,9 @@ def test_the_workers_see_the_thread_caps(monkeypatch):
     assert pool_map(_env, [*THREAD_CAPS, "UNANIMITY_TEST_MARK"], 2) == \
         ["1", "1", "1", "at the call"]
     assert [os.environ[name] for name in THREAD_CAPS] == ["4"] * 3
+    pytest.importorskip("threadpoolctl")
+    found = pool_map(_library_threads, [0, 1], 2)  # numpy's BLAS and the like: one thread
+    assert all(threads and set(threads) == {1} for threads in found), found
 
 
 def test_the_workers_are_kept_and_replaced_when_they_die():
