@@ -247,3 +247,13 @@ def test_an_interrupted_call_ends_its_workers():
     assert len(after) == 2 and not after & before
     for pid in before if sys.platform == "linux" else ():
         assert not Path(f"/proc/{pid}").exists()
+
+
+def test_a_worker_that_cannot_start(monkeypatch, tmp_path):
+    """A worker that cannot be started is a UnanimityError naming the way to search serially."""
+    mapping_workers.end_workers()
+    monkeypatch.setattr(mapping_workers.sys, "executable", str(tmp_path / "no-python"))
+    with pytest.raises(UnanimityError, match="could not start.*UNANIMITY_TYPE_WORKERS=1"):
+        pool_map(abs, [-1, -2], 2)
+    monkeypatch.undo()
+    assert pool_map(abs, [-1, -2], 2) == [1, 2]

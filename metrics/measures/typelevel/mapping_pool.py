@@ -11,8 +11,8 @@ The pool is used only when a longer search than the measure's default is asked f
 above :data:`DEFAULT_SECONDS`, 0 s for MicroC, 10 s for MacroI and MicroI: the defaults stay
 serial, so that the dashboard's table starts no process), at least two topics need a
 search (the others are solved at once in the caller: the 1-1 assignment, the majority mapping)
-and more than one worker is allowed (none in a daemonic process: the worker of another pool, which
-shares the cores out already):
+and more than one worker is allowed (none in a daemonic process, the worker of another pool
+that shares the cores out already, nor without ``sys.executable``, in an embedded interpreter):
 :func:`workers_allowed`, the usable cores (``os.sched_getaffinity``) unless the parameter
 ``workers`` or the environment variable :data:`WORKERS_ENV` says fewer (1: serial). The
 workers (:mod:`metrics.measures.typelevel.mapping_workers`) are processes of their own, ``python
@@ -28,6 +28,7 @@ worker that dies raises a :class:`UnanimityError`.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 from multiprocessing import current_process
 
@@ -128,8 +129,8 @@ def best_mappings(entries: Iterable[TypeEntries], measure: str, mapping: str,
     searched = ([i for i, e in enumerate(entries) if needs_search(e, measure, mapping)]
                 if limit > max(DEFAULT_SECONDS[measure], 0.0) else [])
     n_workers = min(workers_allowed(workers), len(searched)) if len(searched) > 1 else 1
-    if current_process().daemon:  # another pool's worker: that pool shares the cores out
-        n_workers = 1
+    if current_process().daemon or not sys.executable:  # another pool's worker (that pool
+        n_workers = 1  # shares the cores out), or an embedded interpreter that cannot start one
     if n_workers <= 1:
         return [best_mapping(e, measure, mapping, seconds) for e in entries]
     tasks = [(*_arrays(entries[i]), measure, mapping, limit) for i in searched]

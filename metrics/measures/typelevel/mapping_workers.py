@@ -240,7 +240,12 @@ def pool_map(fn: Callable[[Any], Any], tasks: Sequence, workers: int) -> list:
             worker.end(kill=True)
             workers_here.remove(worker)
         while len(workers_here) < min(workers, len(tasks)):
-            workers_here.append(_Worker())
+            try:
+                workers_here.append(_Worker())
+            except OSError as err:
+                raise UnanimityError(f"could not start a worker process of the type-level "
+                                     f"search ({err}); set UNANIMITY_TYPE_WORKERS=1 to search "
+                                     "the topics one after another") from err
         return _map(fn, tasks, workers_here[:min(workers, len(tasks))])
     finally:
         if shared:
