@@ -40,6 +40,7 @@ from timing import best_of, sized
 from metrics.io import load
 from metrics.measures.scoring import evaluate
 from metrics.measures.typelevel.mapping_pool import best_mappings, workers_allowed
+from metrics.measures.typelevel.mapping_workers import end_workers
 from metrics.measures.typelevel.type_entries import (
     exactness_summary,
     topic_entries,
@@ -81,7 +82,7 @@ def bench_ud_ewt_many_to_one() -> tuple[str, float, str]:
 
 def _cpu_seconds() -> float:
     """User + system CPU seconds of this process and of its ended child processes (the
-    workers of :func:`best_mappings`, waited for when their pool ends)."""
+    workers of :func:`best_mappings`, reaped by :func:`end_workers`)."""
     own, children = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
                                                        resource.RUSAGE_CHILDREN))
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
@@ -105,6 +106,7 @@ def bench_ud_ewt_microc_exact(seconds_per_run: float = 60.0, workers: int | None
         cpu0, wall0 = _cpu_seconds(), time.perf_counter()
         found = best_mappings([te.entries for te in entries], "microc", "many_to_one", share,
                               workers=n_workers)
+        end_workers()  # reaped: their CPU counts, and each run starts its own as it did
         cpu, wall = _cpu_seconds() - cpu0, time.perf_counter() - wall0
         exact = sum(f.exact for f in found)
         gaps = [f.gap for f in found if not f.exact]

@@ -168,10 +168,15 @@ def test_a_workers_error_is_raised_again(monkeypatch):
         pool_map(os._exit, [3, 3], 2)
 
 
-def test_no_pool_in_a_daemonic_process(monkeypatch):
-    """A daemonic process (a worker of another pool) may start no process: serial."""
+@pytest.mark.parametrize("where", ["daemonic", "embedded"])
+def test_no_pool_in_a_daemonic_process_or_without_an_executable(where, monkeypatch):
+    """A daemonic process (a worker of another pool, which shares the cores out) and an
+    interpreter that does not know its executable (embedded) search serially."""
     monkeypatch.setattr(mapping_pool, "pool_map", _no_pool)
-    monkeypatch.setattr(mapping_pool, "current_process", lambda: SimpleNamespace(daemon=True))
+    if where == "daemonic":
+        monkeypatch.setattr(mapping_pool, "current_process", lambda: SimpleNamespace(daemon=True))
+    else:
+        monkeypatch.setattr(mapping_pool.sys, "executable", "")
     topics = _topics(7)
     found = best_mappings([TypeEntries.from_sets(g, b) for g, b in topics], "microc",
                           "many_to_one", 5.0, workers=2)

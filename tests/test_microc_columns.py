@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from typelevel_bruteforce import all_mappings, brute_score
+from typelevel_bruteforce import check_search_against_every_mapping, microc_every_mapping
 
-from metrics.measures.typelevel import exact_many_to_one, microc_columns, microc_union
+from metrics.measures.typelevel import microc_columns, microc_union
 from metrics.measures.typelevel.microc_columns import UnionColumns, union_columns
 from metrics.measures.typelevel.microc_cover import cover_search
 from metrics.measures.typelevel.microc_union import union_inputs
@@ -47,16 +47,6 @@ def _h(gold, induced, c: int, chosen: set, lam: float) -> float:
     shared = sum(1 for a, b in zip(gold, induced) if b & chosen and c in a)
     own = sum(1 for a in gold if c in a)
     return (2.0 * shared * size / (size + own) if size else 0.0) - lam * size
-
-
-def _every(gold, induced, e) -> dict[tuple, tuple[float, int]]:
-    """F and N* = Σ_i |h(B_i)| of every mapping."""
-    out = {}
-    for h in all_mappings(e.n_clusters, e.n_classes, one_to_one=False):
-        n_star = sum(len({h[k] for k in b}) for b in induced)
-        out[tuple(h[k] for k in range(e.n_clusters))] = (
-            brute_score(gold, induced, h)["microc_f"], n_star)
-    return out
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -115,7 +105,7 @@ def test_the_bound_holds_for_every_mapping_at_any_multipliers(seed):
     on class 0, λ its score) and from random multipliers."""
     gold, induced, e = _case(seed)
     assume(e.n_classes >= 2 and max(len(b) for b in induced) >= 2)
-    every = _every(gold, induced, e)
+    every = microc_every_mapping(gold, induced, e)
     inputs = union_inputs(_tables(e))
     rng = np.random.default_rng(seed)
     top = max(f for f, _ in every.values())
@@ -145,7 +135,7 @@ def test_the_columns_prove_small_cases():
         gold, induced, e = _case(seed)
         if e.n_classes < 2 or max(len(b) for b in induced) < 2:
             continue
-        every = _every(gold, induced, e)
+        every = microc_every_mapping(gold, induced, e)
         h, (top, _) = max(every.items(), key=lambda kv: kv[1][0])
         bound = union_columns(union_inputs(_tables(e)), np.array(h), np.zeros(e.n_clusters),
                               top, lambda: False)
@@ -163,21 +153,9 @@ def test_the_search_with_the_columns_equals_every_mapping(seed):
     mapping, and the bound given (value + gap) is never below that best."""
     gold, induced, e = _case(seed)
     assume(e.n_classes >= 2 and max(len(b) for b in induced) >= 2)
-    top = max(f for f, _ in _every(gold, induced, e).values())
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(microc_union, "SEARCH_SHARE", 0.0)
-        mp.setattr(microc_union, "_CLOCK_EVERY", 1)
-        mp.setattr(microc_union, "cover_search",
-                   lambda inputs, *args: (np.inf, np.zeros(inputs[1].shape[0]), None))
-        mp.setattr(exact_many_to_one, "solve",
-                   lambda t, measure, start, seconds: exact_many_to_one.Solved(
-                       start, np.nan, False))
-        found = best_mapping(e, "microc", "many_to_one", time_limit=30)
-    assert found.value <= top + 1e-12
-    assert found.value + found.gap >= top - 1e-9
-    if found.exact:
-        assert found.method == "branch and bound"
-        assert found.value == pytest.approx(top, abs=1e-9)
+    check_search_against_every_mapping(
+        gold, induced, e,
+        cover_search=lambda inputs, *args: (np.inf, np.zeros(inputs[1].shape[0]), None))
 
 
 def test_topics_with_many_clusters_leave_the_columns_out(monkeypatch):
@@ -193,6 +171,6 @@ def test_topics_with_many_clusters_leave_the_columns_out(monkeypatch):
         gold, induced, e = _case(seed)
         if e.n_classes < 2 or max(len(b) for b in induced) < 2:
             continue
-        top = max(f for f, _ in _every(gold, induced, e).values())
+        top = max(f for f, _ in microc_every_mapping(gold, induced, e).values())
         found = best_mapping(e, "microc", "many_to_one", time_limit=30)
         assert found.exact and found.value == pytest.approx(top, abs=1e-9)

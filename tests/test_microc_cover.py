@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from typelevel_bruteforce import all_mappings, brute_score
+from typelevel_bruteforce import check_search_against_every_mapping, microc_every_mapping
 
-from metrics.measures.typelevel import exact_many_to_one, microc_cover, microc_union
+from metrics.measures.typelevel import microc_cover
 from metrics.measures.typelevel.microc_cover import CoverBound, cover_bound
 from metrics.measures.typelevel.microc_prices import phi
 from metrics.measures.typelevel.microc_union import union_inputs
-from metrics.measures.typelevel.type_scores import TypeEntries, _tables, best_mapping
+from metrics.measures.typelevel.type_scores import TypeEntries, _tables
 
 
 def _sets(seed: int, m_max: int = 6) -> tuple[list[set], list[set]]:
@@ -34,16 +34,6 @@ def _sets(seed: int, m_max: int = 6) -> tuple[list[set], list[set]]:
     cmap = {c: i for i, c in enumerate(sorted(set().union(*gold)))}
     kmap = {k: i for i, k in enumerate(sorted(set().union(*induced)))}
     return [{cmap[c] for c in a} for a in gold], [{kmap[k] for k in b} for b in induced]
-
-
-def _every(gold, induced, e) -> dict[tuple, tuple[float, int]]:
-    """F and N* = Σ_i |h(B_i)| of every mapping."""
-    out = {}
-    for h in all_mappings(e.n_clusters, e.n_classes, one_to_one=False):
-        n_star = sum(len({h[k] for k in b}) for b in induced)
-        out[tuple(h[k] for k in range(e.n_clusters))] = (
-            brute_score(gold, induced, h)["microc_f"], n_star)
-    return out
 
 
 def _case(seed):
@@ -73,7 +63,7 @@ def test_the_bound_holds_for_every_mapping_at_any_multipliers(seed):
     (μ free, ν and ρ ≥ 0) and λ, and at the multipliers of the subgradient steps."""
     gold, induced, e = _case(seed)
     assume(e.n_classes >= 2 and max(len(b) for b in induced) >= 2)
-    every = _every(gold, induced, e)
+    every = microc_every_mapping(gold, induced, e)
     cover = CoverBound(*union_inputs(_tables(e)))
     rng = np.random.default_rng(seed)
     top = max(f for f, _ in every.values())
@@ -126,19 +116,7 @@ def test_the_search_with_the_bound_equals_every_mapping(seed):
     (value + gap) is never below that best."""
     gold, induced, e = _case(seed)
     assume(e.n_classes >= 2 and max(len(b) for b in induced) >= 2)
-    top = max(f for f, _ in _every(gold, induced, e).values())
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(microc_union, "SEARCH_SHARE", 0.0)
-        mp.setattr(microc_union, "_CLOCK_EVERY", 1)
-        mp.setattr(exact_many_to_one, "solve",
-                   lambda t, measure, start, seconds: exact_many_to_one.Solved(
-                       start, np.nan, False))
-        found = best_mapping(e, "microc", "many_to_one", time_limit=30)
-    assert found.value <= top + 1e-12
-    assert found.value + found.gap >= top - 1e-9
-    if found.exact:
-        assert found.method == "branch and bound"
-        assert found.value == pytest.approx(top, abs=1e-9)
+    check_search_against_every_mapping(gold, induced, e)
 
 
 def test_the_bound_proves_small_cases(grid):
@@ -152,7 +130,7 @@ def test_the_bound_proves_small_cases(grid):
         gold, induced, e = _case(seed)
         if e.n_classes < 2 or max(len(b) for b in induced) < 2:
             continue
-        every = _every(gold, induced, e)
+        every = microc_every_mapping(gold, induced, e)
         h, (top, _) = max(every.items(), key=lambda kv: kv[1][0])
         bound = cover_bound(union_inputs(_tables(e)), np.array(h), top, lambda: False)
         assert bound >= top - 1e-12

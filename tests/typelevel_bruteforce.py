@@ -1,14 +1,18 @@
 """An independent route to the type-level measures, for the tests: every score of one mapping
 from the definitions with Python sets (Reichart, Abend and Rappoport 2010, §4; h(B_i) a set),
-the best score over every mapping, a Hypothesis strategy of tiny entries, and a writer of small
-tagged corpora."""
+the best score over every mapping, MicroC's search checked against every mapping, a Hypothesis
+strategy of tiny entries, and a writer of small tagged corpora."""
 
 from __future__ import annotations
 
 import itertools
 from pathlib import Path
 
+import pytest
 from hypothesis import strategies as st
+
+from metrics.measures.typelevel import exact_many_to_one, microc_union
+from metrics.measures.typelevel.type_scores import best_mapping
 
 
 def brute_score(gold: list[set], induced: list[set], h: dict) -> dict[str, float]:
@@ -78,6 +82,40 @@ def brute_best(gold, induced, measure, mapping) -> float:
     n = len(set().union(*gold))
     return max(brute_score(gold, induced, h)[VALUE_OF[measure]]
                for h in all_mappings(m, n, mapping == "one_to_one"))
+
+
+def microc_every_mapping(gold, induced, e) -> dict[tuple, tuple[float, int]]:
+    """MicroC's F and N* = Σ_i |h(B_i)| of every M-1 mapping h of the entries ``e`` (built from
+    ``gold`` and ``induced``), keyed by (h(0), ..., h(m - 1))."""
+    out = {}
+    for h in all_mappings(e.n_clusters, e.n_classes, one_to_one=False):
+        n_star = sum(len({h[k] for k in b}) for b in induced)
+        out[tuple(h[k] for k in range(e.n_clusters))] = (
+            brute_score(gold, induced, h)["microc_f"], n_star)
+    return out
+
+
+def _unproven(t, measure, start, seconds):
+    """An integer program that helps nothing: the start, no bound, not exact."""
+    return exact_many_to_one.Solved(start, float("nan"), False)
+
+
+def check_search_against_every_mapping(gold, induced, e, **union_patches) -> None:
+    """MicroC's M-1 search on ``e`` with no time for the node search and no help from the integer
+    program (microc_union's other names replaced by ``union_patches``): its value is never above
+    the best of every mapping, value + gap never below it, and a mapping it proves exact is that
+    best, by branch and bound."""
+    top = max(f for f, _ in microc_every_mapping(gold, induced, e).values())
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in {"SEARCH_SHARE": 0.0, "_CLOCK_EVERY": 1, **union_patches}.items():
+            mp.setattr(microc_union, name, value)
+        mp.setattr(exact_many_to_one, "solve", _unproven)
+        found = best_mapping(e, "microc", "many_to_one", time_limit=30)
+    assert found.value <= top + 1e-12
+    assert found.value + found.gap >= top - 1e-9
+    if found.exact:
+        assert found.method == "branch and bound"
+        assert found.value == pytest.approx(top, abs=1e-9)
 
 
 @st.composite

@@ -12,7 +12,9 @@
 * :mod:`metrics.measures.typelevel.type_entries`: the per-topic entries of a token tagging
   campaign, the kernels :mod:`metrics.measures.scoring` uses, and the cluster -> tag mapping
   export; :mod:`metrics.measures.typelevel.mapping_pool`: the topics of a run searched in
-  parallel processes when a time limit is given;
+  parallel processes when a time limit is given, by the workers of
+  :mod:`metrics.measures.typelevel.mapping_workers` (each running
+  :mod:`metrics.measures.typelevel.mapping_worker`);
 * :mod:`metrics.analyses.token_type_ranks`: token-level vs type-level rankings of the same runs.
 
 See ``docs/type-level.md``.

@@ -11,29 +11,32 @@ The pool is used only when a longer search than the measure's default is asked f
 above :data:`DEFAULT_SECONDS`, 0 s for MicroC, 10 s for MacroI and MicroI: the defaults stay
 serial, so that the dashboard's table starts no process), at least two topics need a
 search (the others are solved at once in the caller: the 1-1 assignment, the majority mapping)
-and more than one worker is allowed (none in a daemonic process, which may not start any):
+and more than one worker is allowed (none in a daemonic process, the worker of another pool
+that shares the cores out already, nor without ``sys.executable``, in an embedded interpreter):
 :func:`workers_allowed`, the usable cores (``os.sched_getaffinity``) unless the parameter
 ``workers`` or the environment variable :data:`WORKERS_ENV` says fewer (1: serial). The
-workers are started by ``spawn`` (a fresh interpreter, safe inside a threaded server, unlike
-``fork``), receive only the integer arrays of a topic's entries and return the mapping's
-arrays and numbers; the results are those of the serial route, in the topics' order. An
-exception in a worker is raised again in the caller (the same type and message); a worker that
-dies raises a :class:`UnanimityError`.
+workers (:mod:`metrics.measures.typelevel.mapping_workers`) are processes of their own, ``python
+-m`` of :mod:`metrics.measures.typelevel.mapping_worker`, that import only the search, never the
+caller's main module (a script needs no ``if __name__ == "__main__":``), with the numerical
+libraries' threads capped at one; they start on the first search that needs them and are kept
+until the process exits. They receive only the integer arrays of a topic's entries and return
+the mapping's arrays and numbers; the results are those of the serial route, in the topics'
+order. An exception in a worker is raised again in the caller (the same type and message); a
+worker that dies raises a :class:`UnanimityError`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import current_process, get_context
-from typing import Any
+import sys
+from collections.abc import Iterable
+from multiprocessing import current_process
 
 import numpy as np
 
 from metrics.errors import UnanimityError
 from metrics.measures.typelevel.mapping_settings import DEFAULT_SECONDS, MAPPINGS, MEASURES
+from metrics.measures.typelevel.mapping_workers import pool_map
 from metrics.measures.typelevel.type_scores import (
     TypeEntries,
     TypeMapping,
@@ -95,27 +98,6 @@ def _search(task: tuple) -> tuple:
     return found.target, found.method, bool(found.exact), float(found.value), float(found.gap)
 
 
-def pool_map(fn: Callable[[Any], Any], tasks: Sequence, workers: int) -> list:
-    """``[fn(t) for t in tasks]`` computed by ``workers`` spawned processes, in order.
-
-    ``fn`` must be a module-level function (the workers import it, and, as every spawned
-    process does, the caller's main module: a script must start the search under
-    ``if __name__ == "__main__":``). The pool ends with the call; an exception of ``fn`` is
-    raised again here, a worker that dies raises a :class:`UnanimityError`.
-    """
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
-    try:
-        return list(pool.map(fn, tasks))
-    except BrokenProcessPool as err:
-        raise UnanimityError(
-            f"a worker process of the type-level search ended unexpectedly ({err}); a script "
-            "that starts the search must do so under `if __name__ == '__main__':` (the workers "
-            f"import it), or set {WORKERS_ENV}=1 to search the topics one after another"
-        ) from None
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
 def best_mappings(entries: Iterable[TypeEntries], measure: str, mapping: str,
                   seconds: float | None = None, workers: int | None = None) -> list[TypeMapping]:
     """The best mapping of ``measure`` under ``mapping`` on each topic, in the topics' order:
@@ -147,8 +129,8 @@ def best_mappings(entries: Iterable[TypeEntries], measure: str, mapping: str,
     searched = ([i for i, e in enumerate(entries) if needs_search(e, measure, mapping)]
                 if limit > max(DEFAULT_SECONDS[measure], 0.0) else [])
     n_workers = min(workers_allowed(workers), len(searched)) if len(searched) > 1 else 1
-    if current_process().daemon:  # a daemonic process (a pool's worker) may start none
-        n_workers = 1
+    if current_process().daemon or not sys.executable:  # another pool's worker (that pool
+        n_workers = 1  # shares the cores out), or an embedded interpreter that cannot start one
     if n_workers <= 1:
         return [best_mapping(e, measure, mapping, seconds) for e in entries]
     tasks = [(*_arrays(entries[i]), measure, mapping, limit) for i in searched]
