@@ -24,9 +24,11 @@ DATA = Path(__file__).resolve().parent / "data"
 
 
 def _scipy_wilcoxon(x, y):
+    """scipy's Wilcoxon test on the differences without their float noise (rounded to 12
+    decimals: 0.57 - 0.23 and 0.86 - 0.52 are one rank), as the project ranks them."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return stats.wilcoxon(x, y)
+        return stats.wilcoxon(np.round(np.asarray(x) - np.asarray(y), 12))
 
 
 @pytest.mark.parametrize("n", [4, 9, 13, 14, 25, 50, 51, 61])
@@ -117,6 +119,11 @@ def test_corrections_hand_worked():
     np.testing.assert_allclose(correct_pvalues(p, "bh"), [0.02, 0.04, 0.04, 0.02])
     np.testing.assert_allclose(correct_pvalues(p, "bh"), stats.false_discovery_control(p))
     np.testing.assert_allclose(correct_pvalues(p, "none"), p)
+    # Bonferroni: 4 p, at most 1
+    np.testing.assert_allclose(correct_pvalues(p, "bonferroni"), [0.04, 0.16, 0.12, 0.02])
+    np.testing.assert_allclose(correct_pvalues([0.3, 0.01, np.nan], "bonferroni"),
+                               [0.6, 0.02, np.nan])
+    assert correct_pvalues([0.6, 0.9], "bonferroni").tolist() == [1.0, 1.0]
     withnan = correct_pvalues([0.01, np.nan, 0.02], "holm")
     assert np.isnan(withnan[1]) and withnan[0] == pytest.approx(0.02) and withnan[2] == pytest.approx(0.02)
     with pytest.raises(ValueError):
@@ -202,3 +209,30 @@ def test_wilcoxon_on_a_single_tied_topic_is_undefined_not_an_error():
 
     result = compare(tab, "P", "R")
     assert set(result.pairs["pair_class"]) == {"none"}
+
+
+def test_wilcoxon_ranks_differences_equal_within_noise_as_ties():
+    """Differences equal but for float noise (0.3 - 0.1 and 0.5 - 0.3: 0.19999999999999998 and
+    0.2) share their Wilcoxon rank: the p-value is scipy's on the differences rounded to 12
+    decimals, for the exact and the normal methods and in a campaign's pairs (compare)."""
+    rng = np.random.default_rng(5)
+    for n in (12, 30, 60):  # exact permutation with ties, normal approximation (n > 13 and > 50)
+        base = rng.choice([0.1, 0.3, 0.5, 0.7], size=(n, 2))
+        x = base[:, 0] + np.where(rng.random(n) < 0.5, 0.2, -0.1)
+        y = base[:, 0].copy()
+        # the same true differences, built from other operands: other float noise
+        x[: n // 2], y[: n // 2] = base[: n // 2, 1] + 0.2, base[: n // 2, 1]
+        clean = np.round(x - y, 12)
+        assert len(np.unique(np.abs(x - y))) > len(np.unique(np.abs(clean)))  # noise is there
+        want = stats.wilcoxon(clean).pvalue
+        assert paired_test(x, y, "wilcoxon").pvalue == pytest.approx(want, rel=1e-12)
+        # the same through the campaign's pair tests
+        topics = [f"t{i}" for i in range(n)] * 2
+        table = pd.concat([
+            pd.DataFrame({"system": ["a"] * n + ["b"] * n, "topic": topics, "metric": "m",
+                          "value": np.concatenate((x, y))}),
+            pd.DataFrame({"system": ["a"] * n + ["b"] * n, "topic": topics, "metric": "r",
+                          "value": rng.uniform(0, 1, 2 * n)})], ignore_index=True)
+        res = compare(table, "m", "r", test="wilcoxon", correction="none")
+        row = res.pairs.query("system_a == 'a' and system_b == 'b'").iloc[0]
+        assert row["p_raw_m"] == pytest.approx(want, rel=1e-12)

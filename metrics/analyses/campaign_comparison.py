@@ -329,7 +329,7 @@ def compare(
         table.
     test : {"wilcoxon", "t", "sign", "randomization", "none"}, optional
         Default: the profile's (``wilcoxon``).
-    correction : {"holm", "bh", "none"}, optional
+    correction : {"holm", "bonferroni", "bh", "none"}, optional
         Default: the profile's (``holm``; ``none`` under ``jair2011``).
     average : {"macro", "micro"}, default "macro"
     tol : float, default 1e-9

@@ -241,11 +241,23 @@ def _ties_within(d: np.ndarray, tol: float) -> np.ndarray:
         return np.where(np.abs(d) <= tol, 0.0, d)
 
 
+def _on_tol_grid(d: np.ndarray, tol: float) -> np.ndarray:
+    """The differences rounded to whole multiples of ``tol``, for the Wilcoxon test's ranks: two
+    |d| equal to within float noise then share their rank (two sums of the same terms in
+    another order differ by about 1e-17, and split ranks moved p on TREC DL 2019 nDCG@10 from
+    0.0775 to 0.0734), while |d| further apart than ``tol`` keep their order (NaN stays)."""
+    with np.errstate(invalid="ignore"):
+        return np.round(d / tol) * tol
+
+
 def run_tests(d: np.ndarray, test: str, rng: np.random.Generator, n_resamples: int,
                    tol: float = DEFAULT_TOL):
     """Like :func:`_run_rows` for rows that may hold NaN (those topics are dropped per row);
-    differences within ``tol`` are ties (:func:`_ties_within`)."""
+    differences within ``tol`` are ties (:func:`_ties_within`), and the Wilcoxon test ranks
+    them on a grid of step ``tol`` (:func:`_on_tol_grid`)."""
     d = _ties_within(d, tol)
+    if test == "wilcoxon" and tol > 0:
+        d = _on_tol_grid(d, tol)
     rows = d.shape[0]
     stat = np.full(rows, np.nan)
     p = np.full(rows, np.nan)

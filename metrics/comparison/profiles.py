@@ -37,7 +37,7 @@ __all__ = ["Profile", "PROFILES", "DEFAULT_PROFILE", "DEFAULT_TEST", "DEFAULT_CO
 #: The paired tests (:func:`metrics.comparison.paired.paired_test`) and the multiple-comparison
 #: corrections (:func:`metrics.comparison.significance.correct_pvalues`).
 TESTS: tuple[str, ...] = ("wilcoxon", "t", "sign", "randomization")
-CORRECTIONS: tuple[str, ...] = ("holm", "bh", "none")
+CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni", "bh", "none")
 #: Campaign F_alpha: mean of the per-topic F (macro) or F of the mean P and R (micro)
 #: (:mod:`metrics.comparison.curves`).
 AVERAGES: tuple[str, ...] = ("macro", "micro")

@@ -78,8 +78,9 @@ def correct_pvalues(p, method: str = "holm") -> np.ndarray:
     ----------
     p : array_like
         p-values; NaN entries are left out of the family and returned as NaN.
-    method : {"holm", "bh", "none"}
+    method : {"holm", "bonferroni", "bh", "none"}
         ``holm``: Holm's step-down, adj_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)).
+        ``bonferroni``: min(1, m p) (m the p-values in the family).
         ``bh``: Benjamini-Hochberg (:func:`scipy.stats.false_discovery_control`).
 
     Returns
@@ -104,6 +105,8 @@ def correct_pvalues(p, method: str = "holm") -> np.ndarray:
         adj = np.maximum.accumulate(adj)
         res = np.empty(m)
         res[order] = adj
+    elif method == "bonferroni":
+        res = np.minimum(1.0, vals.size * vals)
     else:
         res = stats.false_discovery_control(vals, method="bh")
     out[ok] = res
