@@ -18,6 +18,8 @@ from metrics.measures.registry import default_metric_pairs
 from metrics.measures.scoring import evaluate
 
 TREC = Path(__file__).resolve().parent / "data" / "trec_small"
+#: the IR measures of the pairs after the first, in their order (graded judgments: grade >= 2 too)
+GROUP = ("P@10", "R@10", "nDCG@10", "AP", "P(rel=2)@10", "R(rel=2)@10", "AP(rel=2)")
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +29,7 @@ def trec():
 
 def test_the_group_is_the_ir_measures_of_the_later_pairs(trec):
     pairs = default_metric_pairs(trec)
-    group = ("P@10", "R@10", "nDCG@10", "AP")
+    group = GROUP
     assert ir_group(pairs, ("P@10", "R@10")) == group
     assert ir_group(pairs, ("AP", "P@10")) == group  # any of them, in any order
     assert ir_group(pairs, ("reliability", "sensitivity")) is None  # the first pair: not IR
@@ -64,7 +66,7 @@ def test_score_table_reads_the_pair_from_the_group(trec, monkeypatch, tmp_path):
     for pair in (("P@10", "R@10"), ("nDCG@10", "AP"), ("R@10", "P@10")):
         pd.testing.assert_frame_equal(live.score_table(src, False, pair),
                                       evaluate(trec, list(pair), missing="penalize"))
-    assert asked == [("P@10", "R@10", "nDCG@10", "AP")]  # one pass, then reads
+    assert asked == [GROUP]  # one pass, then reads
     tables._evaluate.clear()  # noqa: SLF001 - another server: the table is read from disk
     pd.testing.assert_frame_equal(live.score_table(src, False, ("AP", "nDCG@10")),
                                   evaluate(trec, ["AP", "nDCG@10"], missing="penalize"))
@@ -82,13 +84,13 @@ def test_warm_start_scores_the_group_under_the_key_the_page_reads(trec, monkeypa
     monkeypatch.setenv("UNANIMITY_CACHE_DIR", str(tmp_path))
     src = demo_source(TREC)
     jobs = warm._pair_jobs(src, trec)  # noqa: SLF001
-    group = ("P@10", "R@10", "nDCG@10", "AP")
+    group = GROUP
     assert jobs == [(scores_key(src, False, group), src.path, "kept", list(group))]
     warm._later_or_log(src, trec)  # noqa: SLF001 - the low-priority child process computes it
     pd.testing.assert_frame_equal(warm.take(jobs[0][0]),
                                   evaluate(trec, list(group), missing="penalize"))
     # and each pair's comparison core, under the key the page asks for, as a fresh computation
-    for p, r in (("P@10", "R@10"), ("nDCG@10", "AP")):
+    for p, r in (("P@10", "R@10"), ("nDCG@10", "AP")):  # the two pairs after the first
         core = warm.take(comparison_key(table_key(src, False, p, r), DEFAULT_TEST,
                                         DEFAULT_CORRECTION, "macro"))
         fresh = comparison_core(evaluate(trec, [p, r], missing="penalize"), p, r,

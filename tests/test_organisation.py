@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -197,6 +198,22 @@ def test_filtering_reduces_to_class_precisions_and_recalls(trec_dl):
 
 
 # --- the metric pairs of a campaign's task ----------------------------------------------------
+def test_graded_judgments_add_the_binary_measures_at_grade_two(tmp_path):
+    """Graded qrels (trec_small: grades 0-3) offer P(rel=2)@10/R(rel=2)@10 and nDCG@10/AP(rel=2)
+    after the grade >= 1 pairs (TREC DL counts grade >= 2 as relevant); binary qrels (0/1) do
+    not, since there grade >= 2 would leave nothing relevant."""
+    graded = default_metric_pairs(load(DATA / "trec_small"))
+    assert list(graded)[-2:] == ["P(rel=2)@10/R(rel=2)@10", "nDCG@10/AP(rel=2)"]
+    assert graded["nDCG@10/AP(rel=2)"] == ("nDCG@10", "AP(rel=2)")
+    binary = tmp_path / "binary"
+    shutil.copytree(DATA / "trec_small", binary)
+    qrels = binary / "qrels.txt"
+    qrels.write_text("".join(" ".join(line.split()[:3] + [str(min(int(line.split()[3]), 1))])
+                             + "\n" for line in qrels.read_text().splitlines() if line.strip()))
+    pairs = default_metric_pairs(load(binary))
+    assert list(pairs) == ["Reliability/Sensitivity", "P@10/R@10", "nDCG@10/AP"]
+
+
 def test_default_metric_pairs_follow_the_task(demo_campaign):
     trec = load(DATA / "trec_small")
     hand = load(DATA / "organisation" / "handworked")

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import numpy as np
+
 from metrics.errors import UnanimityError
 from metrics.measures.provider import (
     KNOWN,
@@ -283,11 +285,23 @@ def is_ir_measure(spec: MetricSpec) -> bool:
     return isinstance(spec.provider, IRMeasuresProvider)
 
 
+def _highest_grade(campaign) -> float:
+    """The highest relevance grade of a campaign's gold (its rows' weights: a TREC gold keeps
+    each judgment's grade there), 0 without any."""
+    weight = campaign.gold_membership.weight
+    if weight is None or not np.isfinite(weight).any():
+        return 0.0
+    return float(np.nanmax(weight))
+
+
 def default_metric_pairs(campaign) -> dict[str, tuple[str, str]]:
     """The precision-like / recall-like pairs that fit a campaign's task, best first.
 
     Organisations with a tail (rankings): Reliability/Sensitivity, P@10/R@10 and nDCG@10/AP
-    (``ir_measures`` names); other organisations: Reliability/Sensitivity and their priority and
+    (``ir_measures`` names: a binary measure counts grade >= 1 as relevant, trec_eval's
+    default), and where the judgments are graded (a grade of 2 or more) the same binary
+    measures at grade >= 2, P(rel=2)@10/R(rel=2)@10 and nDCG@10/AP(rel=2) (TREC DL counts grade
+    >= 2 as relevant); other organisations: Reliability/Sensitivity and their priority and
     relatedness parts; token tagging campaigns (``campaign.item_type`` set):
     :data:`TYPE_LEVEL_PAIRS` first, then the token-level :data:`METRIC_PAIRS`; flat clusterings:
     :data:`METRIC_PAIRS`; a score table: none.
@@ -297,9 +311,13 @@ def default_metric_pairs(campaign) -> dict[str, tuple[str, str]]:
     if getattr(campaign, "item_type", None) is not None:
         return {**TYPE_LEVEL_PAIRS, **METRIC_PAIRS}
     if campaign.tail:
-        return {"Reliability/Sensitivity": ("reliability", "sensitivity"),
-                "P@10/R@10": ("P@10", "R@10"),
-                "nDCG@10/AP": ("nDCG@10", "AP")}
+        pairs = {"Reliability/Sensitivity": ("reliability", "sensitivity"),
+                 "P@10/R@10": ("P@10", "R@10"),
+                 "nDCG@10/AP": ("nDCG@10", "AP")}
+        if _highest_grade(campaign) >= 2:  # graded judgments: the binary measures at grade >= 2
+            pairs |= {"P(rel=2)@10/R(rel=2)@10": ("P(rel=2)@10", "R(rel=2)@10"),
+                      "nDCG@10/AP(rel=2)": ("nDCG@10", "AP(rel=2)")}
+        return pairs
     if campaign.is_organisation:
         return {"Reliability/Sensitivity": ("reliability", "sensitivity"),
                 "Priority R/S": ("reliability_priority", "sensitivity_priority"),
