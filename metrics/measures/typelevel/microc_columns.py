@@ -20,7 +20,9 @@ answer priced first by a cheap climb (one cluster added or removed while h_c(T) 
 then exactly.
 
 **Pricing** V_c(μ) is a branch and bound over the clusters that may pay (:meth:`UnionColumns.gain`
-leaves out those whose μ_k is at least the most they can add to h_c). A node holds the union of
+leaves out those whose μ_k is at least the most they can add to h_c), the clusters whose choice
+weighs most placed first (the absolute value of what each adds alone, 2 w - μ_k - λ s, plus λ
+times its several-cluster types). A node holds the union of
 the clusters taken (S⁰, W⁰); a remaining cluster adds at most s_k types and w_k of class c (its
 types not yet held) and at least its share of each type not yet held (the type's count divided
 by the remaining clusters holding it, the only ones that can bring it, so that the shares of a
@@ -122,7 +124,10 @@ class _ClassSearch:
         if v > self.best:
             self.best, self.best_set = v, start.astype(bool)
         score = 2.0 * (self.mw + self.multw @ self.gb) - self.mu - self.lam * self.ms
-        self.order = np.argsort(-score, kind="stable")
+        # the clusters whose choice weighs most first: |score| plus λ times their
+        # several-cluster types (deciding them tightens the shares of the rest)
+        weight = np.abs(score) + self.lam * (self.mult @ self.gb)
+        self.order = np.argsort(-weight, kind="stable")
         self.taken = np.zeros(self.cand.size, dtype=bool)
         self._visit(0, np.zeros(self.gb.shape[0], dtype=bool), 0.0, 0.0, 0.0)
         return max(self.best, self.open)
