@@ -174,3 +174,96 @@ def test_topics_with_many_clusters_leave_the_columns_out(monkeypatch):
         top = max(f for f, _ in microc_every_mapping(gold, induced, e).values())
         found = best_mapping(e, "microc", "many_to_one", time_limit=30)
         assert found.exact and found.value == pytest.approx(top, abs=1e-9)
+
+
+def _raising(every: dict, first: float):
+    """An ``offer`` that returns the best score offered so far (from ``first``): λ follows."""
+    best = [first]
+
+    def offer(target):
+        best[0] = max(best[0], every[tuple(target.tolist())][0])
+        return best[0]
+
+    return offer
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_bound_holds_when_lambda_rises(seed):
+    """With ``offer`` returning the best score so far, λ rises during the column generation
+    (Dinkelbach's step: the columns' values and the model's rows follow); the bound on F is
+    still at least the best of every mapping, from the worst start and random multipliers."""
+    gold, induced, e = _case(seed)
+    assume(e.n_classes >= 2 and max(len(b) for b in induced) >= 2)
+    every = _every(gold, induced, e)
+    inputs = union_inputs(_tables(e))
+    rng = np.random.default_rng(seed)
+    top = max(f for f, _ in every.values())
+    worst = np.zeros(e.n_clusters, dtype=np.int64)
+    start = every[tuple(worst.tolist())][0]
+    for mu in (np.zeros(e.n_clusters), rng.normal(0.0, 2.0, e.n_clusters)):
+        offer = _raising(every, start)
+        assert union_columns(inputs, worst, mu, start, lambda: False, offer) >= top - 1e-9
+
+
+def test_lambda_rises_in_the_column_generation(monkeypatch):
+    """The step that raises λ is taken on small cases from the worst start (so that the test
+    above covers it)."""
+    rose = 0
+    lowered = microc_columns._Model.lower
+
+    def lower(self, val):
+        nonlocal rose
+        rose += 1
+        lowered(self, val)
+
+    monkeypatch.setattr(microc_columns._Model, "lower", lower)
+    for seed in range(40):
+        gold, induced, e = _case(seed)
+        if e.n_classes < 2 or max(len(b) for b in induced) < 2:
+            continue
+        every = _every(gold, induced, e)
+        worst = np.zeros(e.n_clusters, dtype=np.int64)
+        first = every[tuple(worst.tolist())][0]
+        union_columns(union_inputs(_tables(e)), worst, np.zeros(e.n_clusters), first,
+                      lambda: False, _raising(every, first))
+    assert rose > 0
+
+
+def test_the_model_with_new_right_hand_sides_is_solved_as_built_afresh():
+    """_Model.lower: the rows' right-hand sides changed in place give the same optimum as a
+    model built with them (the dual simplex restarted from the old basis)."""
+    rng = np.random.default_rng(3)
+    m, n = 6, 3
+    sets = (rng.random((30, m)) < 0.4).astype(float)
+    cls = rng.integers(0, n, 30)
+    val, val2 = rng.normal(1.0, 1.0, 30), rng.normal(0.5, 1.0, 30)
+    kept = microc_columns._Model(m, n)
+    kept.add(sets, cls, val)
+    kept.solve(np.zeros(m), 1.0)
+    kept.lower(val2)
+    fresh = microc_columns._Model(m, n)
+    fresh.add(sets, cls, val2)
+    for radius in (0.5, 2.0):
+        centre = rng.normal(0.0, 0.5, m)
+        assert kept.solve(centre, radius)[0] == pytest.approx(fresh.solve(centre, radius)[0],
+                                                              abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_price_from_a_given_set_is_the_best_set(seed):
+    """Started from any given set (the master's best column), V_c(μ) is still the largest
+    h_c(T) - μ(T) over every set of clusters."""
+    gold, induced, e = _case(seed)
+    if e.n_classes < 2 or e.n_clusters < 2:
+        return
+    rng = np.random.default_rng(seed)
+    m = e.n_clusters
+    lam = float(rng.uniform(0.0, 0.9))
+    cols = UnionColumns(*union_inputs(_tables(e)), lam)
+    mu = rng.normal(0.0, 1.5, m)
+    for c in range(e.n_classes):
+        best = max(_h(gold, induced, c, set(pick), lam) - mu[list(pick)].sum()
+                   for size in range(m + 1) for pick in itertools.combinations(range(m), size))
+        given = (rng.random(m) < 0.5).astype(float)
+        assert cols.price(c, mu, lambda: False, given)[0] == pytest.approx(best, abs=1e-9)

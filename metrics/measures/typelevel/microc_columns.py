@@ -20,10 +20,13 @@ answer priced first by a cheap climb (one cluster added or removed while h_c(T) 
 then exactly.
 
 **Pricing** V_c(μ) is a branch and bound over the clusters that may pay (:meth:`UnionColumns.gain`
-leaves out those whose μ_k is at least the most they can add to h_c). A node holds the union of
+leaves out those whose μ_k is at least the most they can add to h_c), the clusters whose choice
+weighs most placed first (the absolute value of what each adds alone, 2 w - μ_k - λ s, plus λ
+times its several-cluster types). A node holds the union of
 the clusters taken (S⁰, W⁰); a remaining cluster adds at most s_k types and w_k of class c (its
 types not yet held) and at least its share of each type not yet held (the type's count divided
-by the candidate clusters holding it, so that the shares of a type never exceed it). For λ' ≥ 0,
+by the remaining clusters holding it, the only ones that can bring it, so that the shares of a
+type never exceed it). For λ' ≥ 0,
 2 W φ_c(S) ≤ ψ(W) + λ' S with ψ(W) = max over S in the node's range of 2 W φ_c(S) - λ' S, convex
 and rising in W: below its chord, and h_c - μ(T) becomes a sum over the clusters, the least
 over a few λ' bounding the node. A second bound takes the added W (at most Σ w_k) one range at
@@ -73,7 +76,6 @@ class _ClassSearch:
         self.gb = held[keep].astype(float)
         self.mult = cols.mult[keep]
         self.multw = self.mult * cols.ga[keep, c]
-        self.share = self.mult / np.maximum(self.gb.sum(axis=1), 1.0)
         self.ms, self.mw, self.mu = cols.ms[self.cand], cols.mw[self.cand, c], mu[self.cand]
         self.a, self.lam, self.late = float(cols.a[c]), cols.lam, late
         self.best, self.open, self.nodes, self.stopped = 0.0, -np.inf, 0, False
@@ -88,7 +90,8 @@ class _ClassSearch:
         g = self.gb[:, rest]
         s_hi = self.ms[rest] + (self.mult * free) @ g
         w_hi = self.mw[rest] + (self.multw * free) @ g
-        s_lo = self.ms[rest] + (self.share * free) @ g
+        # a type not held can only come from the remaining clusters: its count shared among them
+        s_lo = self.ms[rest] + (self.mult * free / np.maximum(g.sum(axis=1), 1.0)) @ g
         lps = (max(self.lam, _LAM_LEAST) * _LAMS)[:, None]  # any λ' > 0 gives a bound
         coef = lps - self.lam
         w_all, s_max = float(w_hi.sum()), s0 + float(s_hi.sum())
@@ -121,7 +124,10 @@ class _ClassSearch:
         if v > self.best:
             self.best, self.best_set = v, start.astype(bool)
         score = 2.0 * (self.mw + self.multw @ self.gb) - self.mu - self.lam * self.ms
-        self.order = np.argsort(-score, kind="stable")
+        # the clusters whose choice weighs most first: |score| plus λ times their
+        # several-cluster types (deciding them tightens the shares of the rest)
+        weight = np.abs(score) + self.lam * (self.mult @ self.gb)
+        self.order = np.argsort(-weight, kind="stable")
         self.taken = np.zeros(self.cand.size, dtype=bool)
         self._visit(0, np.zeros(self.gb.shape[0], dtype=bool), 0.0, 0.0, 0.0)
         return max(self.best, self.open)
@@ -168,12 +174,19 @@ class UnionColumns:
     """
 
     def __init__(self, ms, mw, gb, ga, mult, a, lam: float) -> None:
-        self.ms, self.mw, self.mult, self.a, self.lam = ms, mw, mult, a, float(lam)
+        self.ms, self.mw, self.mult, self.a = ms, mw, mult, a
         self.gb, self.ga = np.asarray(gb, dtype=bool), np.asarray(ga, dtype=bool)
         self.m, self.n = mw.shape
         self.gbf = self.gb.astype(float)
         self.multw = mult[:, None] * self.ga  # (g, n)
-        s_full = ms + mult @ self.gbf
+        self.n_min = float(ms.sum() + mult.sum())
+        self.at_lam(lam)
+
+    def at_lam(self, lam: float) -> None:
+        """Set λ (a better score found: Dinkelbach's step) and the clusters that may pay."""
+        ms, mw, a = self.ms, self.mw, self.a
+        self.lam = float(lam)
+        s_full = ms + self.mult @ self.gbf
         w_full = mw + self.gbf.T @ self.multw
         # the most cluster k adds to h_c: 2 w (its class-c types) plus at most 2 S (φ(S + s) -
         # φ(S)) (W ≤ S), less λ times its one-cluster types (always new); for λ ≥ 1/2 also
@@ -184,7 +197,6 @@ class UnionColumns:
         if self.lam >= 0.5:
             other = 2.0 * w_full - (self.lam - 0.5) * (w_full + ms[:, None] - mw)
             self.gain = np.minimum(self.gain, other)
-        self.n_min = float(ms.sum() + mult.sum())
 
     def sizes(self, c: int, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """S_c and W_c of the sets ``t`` (0/1, shape (p, m)) of class c."""
@@ -224,29 +236,33 @@ class UnionColumns:
         return t, float(self.value(c, t[None, :])[0] - mu @ t)
 
     def price(self, c: int, mu: np.ndarray, late: Callable[[], bool],
-              start: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+              given: np.ndarray | None = None) -> tuple[float, np.ndarray]:
         """V_c(μ) by branch and bound (a bound on it when ``late()`` stops the search) and the
-        best set found (0/1, shape (m,)), from the set ``start`` (the climb's from the empty
-        set by default)."""
+        best set found (0/1, shape (m,)), from the better of the climbs from the empty set and
+        from the set ``given`` (e.g. the master's best column of class c at μ)."""
         search = _ClassSearch(self, c, mu, late)
-        if start is None:
-            allowed = np.zeros(self.m, dtype=bool)
-            allowed[search.cand] = True
-            start = self.climb(c, np.zeros(self.m), mu, allowed)[0]
+        allowed = np.zeros(self.m, dtype=bool)
+        allowed[search.cand] = True
+        start, v = self.climb(c, np.zeros(self.m), mu, allowed)
+        if given is not None:  # the better of the two climbs starts the search
+            other, v2 = self.climb(c, given * allowed, mu, allowed)
+            start = other if v2 > v else start
         v = search.run(start[search.cand])
         t = np.zeros(self.m)
         t[search.cand[search.best_set]] = 1.0
         return v, t
 
     def bound(self, mu: np.ndarray, late: Callable[[], bool],
-              cap: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[float, np.ndarray]:
+              cap: Callable[[np.ndarray], np.ndarray] | None = None,
+              given: np.ndarray | None = None) -> tuple[float, np.ndarray]:
         """Σ μ + Σ_c V_c(μ) (a bound on Σ_c h_c(T_c) over every mapping) and each class's best
         set, shape (n, m); ``cap(μ)``, other bounds on each V_c(μ), replaces those above it
-        (the pricing of a class stopped at its deadline may leave a looser one)."""
+        (the pricing of a class stopped at its deadline may leave a looser one); ``given``
+        (n, m): a set of each class to start its pricing from."""
         sets = np.zeros((self.n, self.m))
         values = np.zeros(self.n)
         for c in range(self.n):  # a loop over classes, each one search
-            values[c], sets[c] = self.price(c, mu, late)
+            values[c], sets[c] = self.price(c, mu, late, None if given is None else given[c])
         if cap is not None:
             values = np.minimum(values, cap(mu))
         return float(mu.sum() + values.sum()), sets
@@ -254,19 +270,21 @@ class UnionColumns:
 
 def union_columns(inputs, target: np.ndarray, mu: np.ndarray, lam: float,
                   late: Callable[[], bool],
-                  offer: Callable[[np.ndarray], object] = lambda x: None,
+                  offer: Callable[[np.ndarray], float | None] = lambda x: None,
                   cap: Callable[[np.ndarray, float], np.ndarray] | None = None) -> float:
     """A proven upper bound on MicroC F over every M-1 mapping (module docstring): the least
-    Σ μ + Σ_c V_c(μ) found by column generation from the multipliers ``mu`` (e.g. those of
-    :mod:`metrics.measures.typelevel.microc_cover`), with λ the score ``lam`` of the mapping
-    ``target`` (``inputs`` as :func:`metrics.measures.typelevel.microc_union.union_inputs`),
-    until ``late()``; each master solution rounded (each cluster to its class of largest
-    share) goes to ``offer``; ``cap(μ, λ)``, other bounds on each V_c (those of
+    λ + max(Σ μ + Σ_c V_c(μ), 0) / N*ₘᵢₙ found by column generation from the multipliers ``mu``
+    (e.g. those of :mod:`metrics.measures.typelevel.microc_cover`), with λ the score ``lam`` of
+    the mapping ``target`` (``inputs`` as
+    :func:`metrics.measures.typelevel.microc_union.union_inputs`),
+    until ``late()``; each master solution rounded (each cluster to its class of largest share)
+    goes to ``offer``, which may return the best score so far: λ then rises to it (the columns'
+    values and the model's rows follow; each evaluation's bound holds at its own λ, since
+    Σ_c h_c = (F - λ) N* for any λ); ``cap(μ, λ)``, other bounds on each V_c (those of
     :func:`metrics.measures.typelevel.microc_cover.cover_search`), replaces the larger ones.
-    Returns λ + max(B, 0) / N*ₘᵢₙ."""
+    Each class's exact pricing starts from its best column at μ."""
     ms, mw, gb, ga, mult, a = inputs
     cols = UnionColumns(ms, mw, gb, ga, mult, a, lam)
-    capped = None if cap is None else (lambda at: cap(at, lam))
     m, n = cols.m, cols.n
     if cols.n_min <= 0 or m == 0:
         return lam
@@ -283,14 +301,39 @@ def union_columns(inputs, target: np.ndarray, mu: np.ndarray, lam: float,
             cls.append(c)
             model.add(t[None, :], np.array([c]), cols.value(c, t[None, :]))
 
+    f_bound = np.inf
+
+    def values() -> np.ndarray:
+        """h_c(T) of every column at the present λ."""
+        out, of, t = np.zeros(len(sets)), np.array(cls), np.array(sets)
+        for c in np.unique(of).tolist():  # a loop over classes, each over its columns
+            out[of == c] = cols.value(c, t[of == c])
+        return out
+
+    def evaluate(at: np.ndarray) -> float:
+        """Σ μ + Σ_c V_c(μ) at ``at`` and the present λ (each class's pricing from its best
+        column there); its sets become columns and its bound on F is kept."""
+        nonlocal f_bound
+        of, t = np.array(cls), np.array(sets)
+        gain = values() - t @ at
+        given = np.zeros((n, m))
+        for c in range(n):  # a loop over classes
+            mine = np.flatnonzero(of == c)
+            if mine.size:
+                given[c] = t[mine[np.argmax(gain[mine])]]
+        capped = None if cap is None else (lambda x: cap(x, cols.lam))
+        value, found = cols.bound(at, late, capped, given)
+        for c in range(n):
+            add(c, found[c])
+        f_bound = min(f_bound, cols.lam + max(value, 0.0) / cols.n_min)
+        return value
+
     for c in range(n):
         add(c, (target == c).astype(float))
         add(c, np.zeros(m))
-    best, found = cols.bound(mu, late, capped)
-    for c in range(n):
-        add(c, found[c])
+    best = evaluate(mu)
     center, radius, cheap = mu, _RADIUS, 0
-    while best > 0 and not late():
+    while best > 0 and f_bound > cols.lam and not late():
         low, at, pi, weight = model.solve(center, radius)
         drop = best - low
         if not (1e-9 < drop < np.inf):  # the centre minimises the model, or HiGHS failed
@@ -298,7 +341,12 @@ def union_columns(inputs, target: np.ndarray, mu: np.ndarray, lam: float,
         used = np.flatnonzero(weight > 1e-9)
         share = np.zeros((n, m))
         np.add.at(share, np.array(cls)[used], np.array(sets)[used] * weight[used, None])
-        offer(share.argmax(axis=0))
+        score = offer(share.argmax(axis=0))
+        if score is not None and score > cols.lam + 1e-12:  # Dinkelbach's step: a new λ
+            cols.at_lam(score)
+            model.lower(values())  # the centre's bound still holds (V_c falls as λ rises)
+            cheap = 0
+            continue
         if cheap < _CHEAP:
             more = 0
             starts = [(cls[i], sets[i]) for i in used.tolist()]
@@ -312,12 +360,9 @@ def union_columns(inputs, target: np.ndarray, mu: np.ndarray, lam: float,
                 cheap += 1
                 continue
         cheap = 0
-        value, found = cols.bound(at, late, capped)
-        for c in range(n):
-            add(c, found[c])
+        value = evaluate(at)
         if value <= best - _SERIOUS * drop:
             best, center, radius = value, at, radius * _GROW
         else:
             radius *= _SHRINK
-    return lam + max(best, 0.0) / cols.n_min
-
+    return float(f_bound)

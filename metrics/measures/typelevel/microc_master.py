@@ -92,6 +92,14 @@ class _Model:
                            col.astype(np.int32), matrix[row, col])
         self.rows += val.size
 
+    def lower(self, val: np.ndarray) -> None:
+        """New right-hand sides g_c(T) of every row, in the order they were added (the basis
+        stays dual feasible: the costs do not change)."""
+        # HiGHS has the method; the package's type stubs lack it
+        self.highs.changeRowsBounds(  # type: ignore[attr-defined]
+            self.rows, np.arange(self.rows, dtype=np.int32), val,
+            np.full(self.rows, highspy.kHighsInf))
+
     def solve(self, center: np.ndarray, radius: float):
         """The model's least value within |μ - center| ≤ radius: (value, μ, π, λ), λ the
         rows' duals; value -inf when HiGHS does not end optimal, even from scratch."""
