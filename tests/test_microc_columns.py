@@ -195,7 +195,7 @@ def test_the_bound_holds_when_lambda_rises(seed):
     still at least the best of every mapping, from the worst start and random multipliers."""
     gold, induced, e = _case(seed)
     assume(e.n_classes >= 2 and max(len(b) for b in induced) >= 2)
-    every = _every(gold, induced, e)
+    every = microc_every_mapping(gold, induced, e)
     inputs = union_inputs(_tables(e))
     rng = np.random.default_rng(seed)
     top = max(f for f, _ in every.values())
@@ -222,7 +222,7 @@ def test_lambda_rises_in_the_column_generation(monkeypatch):
         gold, induced, e = _case(seed)
         if e.n_classes < 2 or max(len(b) for b in induced) < 2:
             continue
-        every = _every(gold, induced, e)
+        every = microc_every_mapping(gold, induced, e)
         worst = np.zeros(e.n_clusters, dtype=np.int64)
         first = every[tuple(worst.tolist())][0]
         union_columns(union_inputs(_tables(e)), worst, np.zeros(e.n_clusters), first,
