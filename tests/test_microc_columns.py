@@ -97,19 +97,25 @@ def test_the_cover_values_bound_each_class_at_any_multipliers(seed):
             assert values[c] >= best - 1e-9, (seed, lam, c)
 
 
+def _several_cluster_case(seed: int):
+    """A random case with a type in several clusters (hypothesis skips the others): the entries,
+    every mapping's F and N*, the search's inputs, a seeded generator, the best F and the worst
+    start (every cluster on class 0)."""
+    gold, induced, e = _case(seed)
+    assume(e.n_classes >= 2 and max(len(b) for b in induced) >= 2)
+    every = microc_every_mapping(gold, induced, e)
+    top = max(f for f, _ in every.values())
+    return (e, every, union_inputs(_tables(e)), np.random.default_rng(seed), top,
+            np.zeros(e.n_clusters, dtype=np.int64))
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_the_bound_holds_for_every_mapping_at_any_multipliers(seed):
     """Σ μ + Σ V_c ≥ Σ_c h_c = (F - λ) N* of every mapping at random multipliers and λ, and the
     column generation's bound on F is at least the best F from the worst start (every cluster
     on class 0, λ its score) and from random multipliers."""
-    gold, induced, e = _case(seed)
-    assume(e.n_classes >= 2 and max(len(b) for b in induced) >= 2)
-    every = microc_every_mapping(gold, induced, e)
-    inputs = union_inputs(_tables(e))
-    rng = np.random.default_rng(seed)
-    top = max(f for f, _ in every.values())
-    worst = np.zeros(e.n_clusters, dtype=np.int64)
+    e, every, inputs, rng, top, worst = _several_cluster_case(seed)
     for lam in (0.0, top, top * rng.uniform(0.3, 1.2)):
         cols = UnionColumns(*inputs, lam)
         most = max((f - lam) * size for f, size in every.values())
@@ -193,13 +199,7 @@ def test_the_bound_holds_when_lambda_rises(seed):
     """With ``offer`` returning the best score so far, λ rises during the column generation
     (Dinkelbach's step: the columns' values and the model's rows follow); the bound on F is
     still at least the best of every mapping, from the worst start and random multipliers."""
-    gold, induced, e = _case(seed)
-    assume(e.n_classes >= 2 and max(len(b) for b in induced) >= 2)
-    every = microc_every_mapping(gold, induced, e)
-    inputs = union_inputs(_tables(e))
-    rng = np.random.default_rng(seed)
-    top = max(f for f, _ in every.values())
-    worst = np.zeros(e.n_clusters, dtype=np.int64)
+    e, every, inputs, rng, top, worst = _several_cluster_case(seed)
     start = every[tuple(worst.tolist())][0]
     for mu in (np.zeros(e.n_clusters), rng.normal(0.0, 2.0, e.n_clusters)):
         offer = _raising(every, start)
