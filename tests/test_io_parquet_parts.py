@@ -131,3 +131,27 @@ def test_the_issue_command_info_on_make_large_campaign(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "topics      4" in text and "systems     2" in text and "gold items  6000" in text
     assert load(out).summary() == load_in_memory(out).summary()
+
+
+def test_unused_categories_are_not_topics(tmp_path):
+    """A campaign written from a filtered pandas frame keeps every category of the original in
+    its dictionary-encoded columns (RepLab's 61 topics listed, 20 used): only the values the rows
+    hold count, so the topics, the missing topics and every UIR denominator are the same as for
+    the same rows written as text."""
+    demo = ROOT / "demo_data" / "replab2013"
+    gold, runs = (pd.read_parquet(demo / f"{n}.parquet") for n in ("gold", "runs"))
+    keep = gold["topic"].cat.categories[:20]
+    runs = runs[runs["system"].isin(runs["system"].cat.categories[:4])]
+    for name, as_text in (("categorical", False), ("text", True)):
+        folder = tmp_path / name
+        folder.mkdir()
+        for n, frame in (("gold", gold), ("runs", runs)):
+            part = frame[frame["topic"].isin(keep)]
+            assert isinstance(part["topic"].dtype, pd.CategoricalDtype)
+            (part.astype(str) if as_text else part).to_parquet(folder / f"{n}.parquet",
+                                                               index=False)
+    cat, text = load(tmp_path / "categorical"), load(tmp_path / "text")
+    assert len(pq.read_table(tmp_path / "categorical" / "gold.parquet")
+               .column("topic").to_pandas().cat.categories) == 61  # the file lists all 61
+    assert cat.n_topics == text.n_topics == 20
+    pd.testing.assert_frame_equal(evaluate(cat, METRICS), evaluate(text, METRICS))

@@ -64,7 +64,8 @@ def text_column(node: Node, table: pa.Table, name: str) -> pd.Categorical | np.n
     """A column as text, refused when nested (lists, structs), null or blank (row named).
 
     Numbers and other scalars become their text (``7`` -> ``"7"``), as they would in a CSV; a
-    dictionary-encoded column stays categorical (cheap to code later).
+    dictionary-encoded column stays categorical (cheap to code later), with only the categories
+    its rows use.
     """
     idx = [str(c).strip().lower() for c in table.column_names].index(name)
     col = table.column(idx)
@@ -77,7 +78,10 @@ def text_column(node: Node, table: pa.Table, name: str) -> pd.Categorical | np.n
         raise CampaignFormatError(node, f"empty {name} (null) in row {row + 1}")
     series = col.to_pandas()
     if isinstance(series.dtype, pd.CategoricalDtype):
-        cat = series.array.rename_categories(series.cat.categories.astype(str))
+        # only the values the rows hold: a file written from a filtered frame keeps every
+        # category of the original (61 topics listed, 28 used), which would count as topics
+        cat = series.array.remove_unused_categories()
+        cat = cat.rename_categories(cat.categories.astype(str))
         blank_cat = pd.Index(cat.categories).str.strip() == ""
         blank = blank_cat[cat.codes] if blank_cat.any() else np.zeros(0, bool)
         values = cat
