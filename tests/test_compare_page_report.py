@@ -55,6 +55,13 @@ def _fmt(v: float) -> str:
     return "+0.00" if text == "-0.00" else text
 
 
+def _fmt_uir(v: float) -> str:
+    """A UIR as :func:`_fmt`, but with three decimals where two would print the threshold 0.25
+    for a UIR that is not 0.25 (15/61 = 0.2459: "+0.246")."""
+    text = _fmt(v)
+    return f"{v:+.3f}" if text.lstrip("+-") == "0.25" and abs(v) != 0.25 else text
+
+
 def assert_page_equals_report(table: pd.DataFrame, test: str = "wilcoxon") -> int:
     comp = compare(table, P, R, alpha=0.5, threshold=0.25, test=test)
     pairs = comp.pairs.set_index(["system_a", "system_b"])
@@ -70,7 +77,7 @@ def assert_page_equals_report(table: pd.DataFrame, test: str = "wilcoxon") -> in
         assert cards[0].delta == f"rank {systems.loc[a, 'rank']}"
         assert cards[1].value == f"{systems.loc[b, 'f_alpha']:.3f}" == f"{row['f_b']:.3f}"
         assert cards[1].delta == f"rank {systems.loc[b, 'rank']}"
-        assert cards[2].value == _fmt(row["uir"])
+        assert cards[2].value == _fmt_uir(row["uir"])
         robust = "A improves B" if row["uir"] >= 0.25 else (
             "B improves A" if row["uir"] <= -0.25 else "not robust")
         assert cards[2].delta.startswith(robust)

@@ -42,6 +42,19 @@ def test_not_robust_with_many_crossings():
                  "flips at \u03b1 = 0.10, 0.20, 0.30 and 2 more.")
 
 
+def test_a_uir_next_to_the_threshold_is_not_printed_as_it():
+    """15/61 = 0.2459 is not robust at 0.25: printed +0.246, never +0.25 (which would read as
+    the threshold met); under the strict profile a UIR of exactly 0.25 is "not above" it."""
+    s = verdict_sentence(_rep(uir=15 / 61, n_a_better=15, n_b_better=0, n_topics=61,
+                              uir_verdict=None))
+    assert s.startswith("x's UIR of +0.246 over y is not robust (|UIR| below 0.25)")
+    s = verdict_sentence(_rep(uir=0.25, n_a_better=7, n_b_better=2, n_topics=20,
+                              uir_verdict=None, strict=True))
+    assert s.startswith("x's UIR of +0.25 over y is not robust (|UIR| not above 0.25)")
+    s = verdict_sentence(_rep(uir=-0.2541, uir_verdict="b", n_a_better=1, n_b_better=4))
+    assert s.startswith("y improves x robustly: UIR = +0.254 ≥ 0.25")
+
+
 def test_sentence_follows_the_report_on_replab(demo_campaign):
 
     table = evaluate(demo_campaign, ["bcubed_precision", "bcubed_recall"])

@@ -15,7 +15,7 @@ from typing import Literal
 import pandas as pd
 
 from metrics.comparison.effect_size import PairedEffect
-from metrics.reports.numbers import format_p, n_of, signed
+from metrics.reports.numbers import format_p, n_of, signed, signed_uir
 from metrics.reports.pair_report import PairReport
 
 __all__ = ["Card", "summary_cards", "counts_caption", "tests_frame", "tests_display",
@@ -56,7 +56,8 @@ def summary_cards(rep: PairReport) -> list[Card]:
              help=rep.system_a),
         Card(f"F\u03b1(B) at \u03b1 = {rep.alpha:.2f}", f"{rep.f_b:.3f}", f"rank {rep.rank_b}",
              help=rep.system_b),
-        Card("UIR(A, B)", signed(rep.uir, 2), f"{verdict} (t = {rep.threshold:.2f})", color,
+        Card("UIR(A, B)", signed_uir(rep.uir, rep.threshold),
+             f"{verdict} (t = {rep.threshold:.2f})", color,
              help="(|A \u2265\u2200 B| \u2212 |B \u2265\u2200 A|) / |topics|, in [-1, 1]. "
                   f"Robust when |UIR| {'>' if rep.strict else chr(0x2265)} the threshold "
                   "(docs/measures.md, \u201cUIR\u201d)."),

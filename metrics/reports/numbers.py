@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["format_p", "n_of", "signed", "P_FIXED_BELOW"]
+__all__ = ["format_p", "n_of", "signed", "signed_uir", "P_FIXED_BELOW"]
 
 #: Below this a p-value is printed in scientific notation (fixed-point would print 0.000).
 P_FIXED_BELOW = 0.001
@@ -43,3 +43,19 @@ def signed(v: float | None, digits: int = 3) -> str:
     if v is None or math.isnan(v):
         return "n/a"
     return f"{round(float(v), digits) + 0.0:+.{digits}f}"
+
+
+def signed_uir(u: float | None, threshold: float) -> str:
+    """A UIR with its sign at two decimals, or at as many more (up to four) as it takes not to
+    print the threshold's value for a UIR that is not the threshold: 15/61 = 0.2459 against
+    0.25 prints ``+0.246`` (``+0.25`` would read as robust), 0.25 itself ``+0.25``.
+
+    Examples: ``signed_uir(0.4, 0.25) == "+0.40"``, ``signed_uir(15 / 61, 0.25) == "+0.246"``,
+    ``signed_uir(-0.2541, 0.25) == "-0.254"``.
+    """
+    if u is None or math.isnan(u):
+        return "n/a"
+    digits = 2
+    while digits < 4 and abs(u) != threshold and round(abs(u), digits) == round(threshold, digits):
+        digits += 1
+    return signed(u, digits)

@@ -11,6 +11,7 @@ import pandas as pd
 
 from metrics.comparison.profiles import profile_of
 from metrics.comparison.reference import improves
+from metrics.reports.numbers import signed_uir
 
 __all__ = ["PairReport", "MetricVerdict", "pair_report", "verdict_sentence", "ComparisonTables"]
 
@@ -187,12 +188,14 @@ def verdict_sentence(rep: PairReport, names: tuple[str, str] | None = None) -> s
         nw, nl = ((rep.n_a_better, rep.n_b_better) if rep.uir_verdict == "a"
                   else (rep.n_b_better, rep.n_a_better))
         sign = ">" if rep.strict else "\u2265"
-        head = (f"{win} improves {lose} robustly: UIR = {abs(u):+.2f} {sign} {t:.2f} ({win} at "
-                f"least as good on every metric on {nw} of {rep.n_topics} topics, {lose} on {nl})")
+        head = (f"{win} improves {lose} robustly: UIR = {signed_uir(abs(u), t)} {sign} {t:.2f} "
+                f"({win} at least as good on every metric on {nw} of {rep.n_topics} topics, "
+                f"{lose} on {nl})")
     elif u is None or math.isnan(u):
         head = f"UIR of {a} over {b} is undefined (no topic)"
     else:
-        head = f"{a}'s UIR of {u:+.2f} over {b} is not robust (|UIR| below {t:.2f})"
+        head = (f"{a}'s UIR of {signed_uir(u, t)} over {b} is not robust (|UIR| "
+                f"{'not above' if rep.strict else 'below'} {t:.2f})")
     if rep.better_for_every_alpha in ("a", "b"):
         best = a if rep.better_for_every_alpha == "a" else b
         tail = f"{best} has the higher F\u03b1 for every \u03b1"
