@@ -235,6 +235,12 @@ def test_threshold_and_delta_f_figures():
     assert "r = 0.42" in fig.layout.title.text
     assert [list(t.customdata[0]) for t in fig.data[:2]] == [["a", "b"], ["b", "c"]]
     assert fig.data[-1].name == "selected pair A, B"
+    # under the strict profile (jair2011) a UIR of exactly 0.25 is not robust
+    edge = pairs.assign(uir=[0.25, -0.25])
+    for strict, counts in ((False, (0, 1, 1)), (True, (2, 0, 0))):
+        fig = F.delta_f_uir_figure(edge, 0.25, "p", "r", 0.5, strict=strict)
+        assert tuple(len(t.x) for t in fig.data[:3]) == counts
+        assert ("UIR > 0.25" if strict else "UIR \u2265 0.25") in fig.data[1].name
 
 
 def test_testbed_cross_and_constraints_figures():
@@ -310,18 +316,23 @@ def test_many_pairs_are_a_density_with_system_a_as_points():
                           "delta_f": rng.random(ii.size)})
     assert len(pairs) > F.DENSITY_AT
     fig = F.delta_f_uir_figure(pairs, 0.25, "p", "r", 0.5, highlight_pair=("s3", "s7"))
-    assert [t.type for t in fig.data] == ["histogram2d", "scatter", "scatter", "scatter"]
+    assert [t.type for t in fig.data] == ["histogram2d"] + ["scatter"] * 4
     assert len(fig.data[0].x) == len(pairs) and "3,160 pairs" in fig.data[0].name
     # the cells hold whole steps of 1/40 (UIR's values on 40 topics), edges between two values
     bins = fig.data[0].xbins
     assert bins.size == pytest.approx(1 / 40) and bins.start == pytest.approx(-0.25 - 1 / 80)
     with_a = pairs[(pairs["system_a"] == "s3") | (pairs["system_b"] == "s3")]
-    low, high = fig.data[1], fig.data[2]
-    assert len(low.x) + len(high.x) == len(with_a) == 79
-    assert all("s3" in c for c in [*low.customdata, *high.customdata])
-    n_robust = int((pairs["uir"] >= 0.25).sum())
-    assert f"{n_robust:,} pairs, of which A's: {len(high.x)}" in high.name
-    assert f"{len(pairs) - n_robust:,} pairs, of which A's: {len(low.x)}" in low.name
+    low, high, back = fig.data[1], fig.data[2], fig.data[3]
+    assert len(low.x) + len(high.x) + len(back.x) == len(with_a) == 79
+    assert all("s3" in c for c in [*low.customdata, *high.customdata, *back.customdata])
+    # robust either way: a (the higher F) improves b at UIR >= 0.25, b improves a at <= -0.25
+    n_ahead, n_back = int((pairs["uir"] >= 0.25).sum()), int((pairs["uir"] <= -0.25).sum())
+    assert n_back > 0
+    assert f"{n_ahead:,} pairs, of which A's: {len(high.x)}" in high.name
+    assert "b improves a" in back.name
+    assert f"{n_back:,} pairs, of which A's: {len(back.x)}" in back.name
+    assert (f"{len(pairs) - n_ahead - n_back:,} pairs, of which A's: {len(low.x)}"
+            in low.name)
     assert fig.data[-1].name == "selected pair A, B"
     weak = F.weakest_metric_figure(pairs.rename(columns={"delta_f": "weakest"}), ["p", "r"],
                                    system="s3")
@@ -375,3 +386,21 @@ def test_pr_plane_names_of_a_and_b_keep_off_the_iso_labels(alpha):
             for b in labels:
                 assert not (box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3]), \
                     (ann.text, box, b)
+
+
+def test_heatmap_dots_follow_the_profile_rule():
+    """A UIR of exactly the threshold carries a dot under the default rule (UIR >= t) and none
+    under the strict one (jair2011: UIR > t), as the profile counts improvements; the legend
+    and title say which."""
+    from metrics.comparison.reference import improves  # noqa: PLC0415
+
+    u = np.array([[0.0, 0.25, 0.5], [-0.25, 0.0, 0.1], [-0.5, -0.1, 0.0]])
+    for strict in (False, True):
+        fig = F.uir_heatmap_figure(["a", "b", "c"], u, 0.25, strict=strict)
+        dots = [t for t in fig.data if t.type == "scatter"]
+        cells = {(int(y), int(x)) for y, x in zip(dots[0].y, dots[0].x, strict=True)}
+        assert cells == {tuple(map(int, c)) for c in np.argwhere(improves(u, 0.25, strict))}
+        assert cells == ({(0, 2)} if strict else {(0, 1), (0, 2)})
+        sign = ">" if strict else "\u2265"
+        assert dots[0].name == f"UIR {sign} 0.25"
+        assert f"dot: UIR {sign} 0.25" in fig.layout.title.text

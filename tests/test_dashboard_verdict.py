@@ -81,3 +81,16 @@ def test_names_can_be_roles():
                               crossings=(0.48,)), ("A", "B"))
     assert s == ("A's UIR of +0.03 over B is not robust (|UIR| below 0.25); the F\u03b1 order "
                  "flips at \u03b1 = 0.48.")
+
+
+def test_the_tests_caption_and_column_name_no_correction():
+    """Without a correction (the jair2011 profile) the caption says so and the corrected column
+    is "p (no correction)", never "after none correction" / "p (none)"."""
+    from dashboard.render.pair_view import corrected_column, tests_caption  # noqa: PLC0415
+
+    none, holm = _rep(correction="none"), _rep()
+    assert "p < 0.05 without correction:" in tests_caption(none)
+    assert "none correction" not in tests_caption(none)
+    assert "after holm correction across all pairs:" in tests_caption(holm)
+    assert corrected_column(none) == "p (no correction)"
+    assert corrected_column(holm) == "p (holm)"

@@ -34,6 +34,7 @@ from dashboard.figures.style import (
     role_color,
     short,
 )
+from metrics.comparison.reference import improves
 
 __all__ = [
     "uir_heatmap_figure",
@@ -50,18 +51,20 @@ MATRIX_LABELLED = 60  # systems up to which the UIR matrix keeps every label, do
 
 def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float,
                        highlight: Mapping[str, str] | None = None,
-                       title: str | None = None) -> go.Figure:
+                       title: str | None = None, strict: bool = False) -> go.Figure:
     """UIR(row, column) for every ordered pair, systems in the given (rank) order.
 
-    Cells with UIR >= threshold carry a dot; every row its number and (middle-ellipsed) name,
-    the columns about ten of those numbers, A and B marked (row labels in their colour,
-    columns outlined solid / dashed and lettered), up to ``MATRIX_LABELLED`` systems; the page
-    shows the top N of a larger campaign (a chooser) rather than shrinking 150 labels into
-    stripes.
+    Cells where the row improves the column carry a dot (UIR >= threshold, or > with
+    ``strict``, the profile's rule: :func:`metrics.comparison.reference.improves`); every row
+    its number and (middle-ellipsed) name, the columns about ten of those numbers, A and B
+    marked (row labels in their colour, columns outlined solid / dashed and lettered), up to
+    ``MATRIX_LABELLED`` systems; the page shows the top N of a larger campaign (a chooser)
+    rather than shrinking 150 labels into stripes.
     """
     systems = [str(s) for s in systems]
     S = len(systems)
     z = np.asarray(uir, dtype=float)
+    sign = ">" if strict else "\u2265"
     show_ticks = S <= MATRIX_LABELLED
     fig = go.Figure(go.Heatmap(
         z=z, x=list(range(S)), y=list(range(S)), zmin=-1, zmax=1, zmid=0, colorscale=DIVERGING,
@@ -73,11 +76,11 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
         xgap=1 if show_ticks else 0, ygap=1 if show_ticks else 0,
     ))
     if show_ticks:
-        ii, jj = np.nonzero(z >= threshold)
+        ii, jj = np.nonzero(improves(z, threshold, strict))
         if ii.size:
             fig.add_trace(go.Scatter(
                 x=jj, y=ii, mode="markers", marker=dict(size=5 if S <= 40 else 4, color="#111"),
-                name=f"UIR \u2265 {threshold:.2f}", hoverinfo="skip",
+                name=f"UIR {sign} {threshold:.2f}", hoverinfo="skip",
             ))
     highlight = dict(highlight or {})
     ticktext = []
@@ -99,7 +102,7 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
                            yanchor="bottom", showarrow=False, text=f"<b>{role}</b>",
                            font=dict(size=MIN_FONT, color=role_color(role)))
     side = max(520, min(1100, 18 * S + 300))
-    layout(fig, title or f"UIR(row, column), ranked by F\u03b1 \u00b7 dot: UIR \u2265 "
+    layout(fig, title or f"UIR(row, column), ranked by F\u03b1 \u00b7 dot: UIR {sign} "
                           f"{threshold:.2f}", height=side)
     # margins that hold the row labels and the colour bar: laid out once (margins.py)
     fig.update_layout(margin=dict(l=axis_margin(ticktext, MIN_FONT) if show_ticks else 70,
@@ -211,8 +214,13 @@ def _names(sub: pd.DataFrame) -> np.ndarray | None:
 def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, recall: str,
                        alpha: float, r: float | None = None,
                        highlight_pair: tuple[str, str] | None = None,
-                       title: str | None = None) -> go.Figure:
-    """One point per ordered pair with UIR >= 0: x = UIR(a, b), y = F_alpha(a) - F_alpha(b).
+                       title: str | None = None, strict: bool = False) -> go.Figure:
+    """One point per pair as the rows of ``pairs`` orient it (the comparison's ΔF vs UIR: a the
+    system with the higher F_alpha): x = UIR(a, b), y = F_alpha(a) - F_alpha(b).
+
+    Three groups, by the profile's rule (:func:`metrics.comparison.reference.improves`, UIR >= t
+    or > t with ``strict``): a improves b (robust, as F says), b improves a (robust, against
+    F: UIR <= -t), neither.
 
     Beyond :data:`DENSITY_AT` pairs, a density of all pairs with the pairs of A
     (``highlight_pair[0]``) as points on it.
@@ -232,11 +240,17 @@ def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, re
                                f"all {len(df):,} pairs, shaded by how many share a cell",
                                "\u0394F"))
         points = _pairs_of(df, highlight_pair[0] if highlight_pair else None)
-    robust = points["uir"] >= threshold
-    n_robust = int((df["uir"] >= threshold).sum())
+    sign = ">" if strict else "\u2265"
+    ahead, behind = (improves(points["uir"], threshold, strict),
+                     improves(-points["uir"], threshold, strict))
+    every = (improves(df["uir"], threshold, strict), improves(-df["uir"], threshold, strict))
     for mask, name, n_all, color, symbol in (
-            (~robust, f"UIR < {threshold:.2f}", len(df) - n_robust, "#9A9A9A", "circle-open"),
-            (robust, f"UIR \u2265 {threshold:.2f} (robust)", n_robust, COLOR_A, "circle")):
+            (~ahead & ~behind, "not robust", int((~every[0] & ~every[1]).sum()), "#9A9A9A",
+             "circle-open"),
+            (ahead, f"UIR {sign} {threshold:.2f}: a improves b (robust)", int(every[0].sum()),
+             COLOR_A, "circle"),
+            (behind, f"UIR {'<' if strict else chr(0x2264)} \u2212{threshold:.2f}: b improves a "
+             "(robust, against F\u03b1)", int(every[1].sum()), COLOR_B, "diamond")):
         sub = points[mask]
         if dense:  # A's pairs over the density; the legend counts all pairs too
             name = (f"{name}: {n_all:,} pair{'' if n_all == 1 else 's'}"
@@ -261,7 +275,8 @@ def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, re
                 hoverinfo="skip",
             ))
     fig.add_hline(y=0, line=dict(color="#666", width=1))
-    fig.add_vline(x=threshold, line=dict(color="#444", dash="dot", width=1))
+    for x in (threshold, -threshold):
+        fig.add_vline(x=x, line=dict(color="#444", dash="dot", width=1))
     rtxt = f" (Pearson r = {r:.2f})" if r is not None and np.isfinite(r) else ""
     layout(fig, title or f"\u0394F\u03b1 vs UIR{rtxt}", height=560, legend_below=True)
     fig.update_layout(legend=dict(orientation="v", y=-0.16),

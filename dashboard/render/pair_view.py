@@ -77,6 +77,12 @@ def counts_caption(rep: PairReport) -> str:
             f"disagree) on {rep.n_biased}.")
 
 
+def corrected_column(rep: PairReport) -> str:
+    """The header of the corrected p-values: ``p (holm)``, ``p (bh)``, ``p (bonferroni)``, or
+    ``p (no correction)``."""
+    return f"p ({'no correction' if rep.correction == 'none' else rep.correction})"
+
+
 def tests_frame(rep: PairReport) -> pd.DataFrame:
     """One row per metric: oriented mean difference, raw and corrected p-values, topics used and
     the report's verdict (empty without a test)."""
@@ -84,11 +90,11 @@ def tests_frame(rep: PairReport) -> pd.DataFrame:
         "metric": m.metric,
         DELTA_COLUMN: m.delta,
         "p": m.p_raw,
-        f"p ({rep.correction})": m.p_corrected,
+        corrected_column(rep): m.p_corrected,
         "topics": m.n,
         "verdict": VERDICT_LABELS.get(m.verdict, "") if m.verdict is not None else "",
     } for m in rep.metrics]
-    return pd.DataFrame(rows, columns=["metric", DELTA_COLUMN, "p", f"p ({rep.correction})",
+    return pd.DataFrame(rows, columns=["metric", DELTA_COLUMN, "p", corrected_column(rep),
                                        "topics", "verdict"])
 
 
@@ -101,7 +107,7 @@ def tests_display(rep: PairReport, effects: Sequence[PairedEffect] = ()) -> pd.D
     # at the four decimals shown, a negative zero made positive (as
     # metrics.reports.numbers.signed prints differences): a tie reads "+0.0000", not "-0.0000"
     tv[DELTA_COLUMN] = tv[DELTA_COLUMN].round(4) + 0.0
-    for col in ("p", f"p ({rep.correction})"):
+    for col in ("p", corrected_column(rep)):
         tv[col] = tv[col].map(format_p)
     if effects:
         by = {e.metric: e for e in effects}
@@ -133,6 +139,8 @@ def tests_caption(rep: PairReport) -> str:
     n = len(rep.metrics)
     metrics = "1 metric differs" if n_sig == 1 else f"{n_sig} metrics differ"
     return (f"Paired {rep.test} test over topics (change it under \u201cSignificance tests\u201d "
-            f"in the sidebar), p < {rep.level:g} after {rep.correction} correction across all "
-            f"pairs: {metrics} significantly (of {n}); pair class: "
+            f"in the sidebar), p < {rep.level:g} "
+            + ("without correction" if rep.correction == "none"
+               else f"after {rep.correction} correction across all pairs")
+            + f": {metrics} significantly (of {n}); pair class: "
             f"**{rep.pair_class or 'n/a'}**. " + _CLASS_NOTES.get(rep.pair_class or "", ""))

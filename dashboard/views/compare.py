@@ -139,7 +139,7 @@ with ui.guard("The significance tests"):
     effects = (() if v.cannot("effects") else
                per_topic.effects(v.table, a, b, tuple(m.metric for m in rep.metrics)))
     tv = pair_view.tests_display(rep, effects)
-    corr_col = f"p ({rep.correction})"
+    corr_col = pair_view.corrected_column(rep)
     # widths that fit the page at 1024 px
     st.dataframe(tv, hide_index=True, width="stretch", key="cmp_tests", placeholder="\u2013",
                  column_config={

@@ -155,7 +155,7 @@ def _sections(comp) -> list[tuple]:
          f"{res.correction}-corrected across all pairs; pair class: {res.pair_class}.",
          pair_tests),
         ("UIR matrix", "", figures.uir_heatmap_figure(top, v.uir_matrix(top), cfg.threshold,
-                                                       highlight)),
+                                                       highlight, strict=cfg.strict_improved)),
     ]
     sections.append(("Robust improvements: UIR and parametric UIR",
                      f"Pairs with UIR {cfg.improved_sign} {cfg.threshold:.2f}, by UIR (the first "
@@ -181,7 +181,7 @@ def _sections(comp) -> list[tuple]:
     dfu = comp.delta_f_vs_uir
     sections.append(("\u0394F vs UIR", "", figures.delta_f_uir_figure(
         dfu.points, cfg.threshold, cfg.precision, cfg.recall, cfg.alpha,
-        dfu.pearson_r, highlight_pair=(cfg.a, cfg.b))))
+        dfu.pearson_r, highlight_pair=(cfg.a, cfg.b), strict=cfg.strict_improved)))
     return sections
 
 

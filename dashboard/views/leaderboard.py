@@ -67,7 +67,8 @@ with ui.guard("The leaderboard"):
                  delta=short(best["system"], 28), delta_color="off", delta_arrow="off",
                  help=str(best["system"]), width=2 * figures.CARD_WIDTH)
     cards.metric("With a reference system", int(board["reference_system"].notna().sum()),
-                 help="Systems that another system improves with UIR \u2265 threshold: "
+                 help=f"Systems that another system improves with UIR {cfg.improved_sign} "
+                      "threshold: "
                       "they could be replaced without losing on either metric.",
                  width=figures.CARD_WIDTH)
 
@@ -114,9 +115,9 @@ def _below() -> None:
         st.subheader("Ranking", anchor=False)
         st.caption("\u25c6 Pareto-optimal on the means. "
                    "Reference system: the system that improves this one with the highest UIR "
-                   "(only when \u2265 the threshold). # impr.: how many systems this one "
-                   f"improves with UIR {cfg.improved_sign} threshold ({cfg.profile} profile; the "
-                   "UIR analysis page lists them). Select a row to make it system A.")
+                   f"(only when {cfg.improved_sign} the threshold). # impr.: how many systems "
+                   f"this one improves with UIR {cfg.improved_sign} threshold ({cfg.profile} "
+                   "profile; the UIR analysis page lists them). Select a row to make it system A.")
         # the metrics' names cut to a narrow header; P / R where the cut names would be equal
         heads = (_head(cfg.precision), _head(cfg.recall))
         if heads[0] == heads[1]:
@@ -167,9 +168,10 @@ def _below() -> None:
         groups = tr.to_dataframe()
         n_groups = int(groups["group"].max()) if len(groups) else 0
         corr = "no correction" if cfg.correction == "none" else f"{cfg.correction} correction"
-        rule = ("a robust improvement: UIR \u2265 threshold and a concordant significant "
+        sign = ">" if tr.strict else "\u2265"  # the ranking's own rule (the profile's)
+        rule = (f"a robust improvement: UIR {sign} threshold and a concordant significant "
                 f"improvement ({cfg.test}, {corr})" if tr.rule == "uir+concordant"
-                else "UIR \u2265 threshold (no significance classes for this table)")
+                else f"UIR {sign} threshold (no significance classes for this table)")
         st.caption(
             f"A system is above another only where it is {rule}, or a chain of them leads down to "
             f"it; cycles of UIR are merged into ties (docs/rankings.md). {len(groups)} systems in "

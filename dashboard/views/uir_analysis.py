@@ -36,7 +36,8 @@ with ui.guard("The UIR matrix"):
                                       f"label and dots up to {figures.MATRIX_LABELLED}."))
     shown = [s for k, s in enumerate(order) if k < top or s in highlight]
     U = v.uir_matrix(shown)
-    ui.plot(figures.uir_heatmap_figure(shown, U, cfg.threshold, highlight), key="uir_heatmap",
+    ui.plot(figures.uir_heatmap_figure(shown, U, cfg.threshold, highlight,
+                                       strict=cfg.strict_improved), key="uir_heatmap",
             sel=sel, filename="uir_matrix")
     st.caption(("" if len(shown) == n_all else f"{len(shown)} of {n_all} systems (the top "
                 f"{top} and A, B). ") +
@@ -72,7 +73,8 @@ if comp is not None:
         pts = dfu.points
         ev = ui.plot(figures.delta_f_uir_figure(pts, cfg.threshold, cfg.precision, cfg.recall,
                                                 cfg.alpha, dfu.pearson_r,
-                                                highlight_pair=(cfg.a, cfg.b)),
+                                                highlight_pair=(cfg.a, cfg.b),
+                                                strict=cfg.strict_improved),
                      key="uir_dfu", sel=sel, filename="delta_f_vs_uir", on_select="rerun",
                      selection_mode="points")
         st.caption("One point per pair, a = the system with the higher F\u03b1. "
