@@ -42,7 +42,7 @@ TIMEOUT = 300
 RANKING_PAIRS = {"Reliability/Sensitivity": ("reliability", "sensitivity"),
                  "P@10/R@10": ("P@10", "R@10"), "nDCG@10/AP": ("nDCG@10", "AP"),
                  # graded judgments (trec_small has grades 1-3): the binary measures at grade >= 2
-                 "P(rel=2)@10/R(rel=2)@10": ("P(rel=2)@10", "R(rel=2)@10"),
+                 "P@10/R@10 (rel=2)": ("P(rel=2)@10", "R(rel=2)@10"),
                  "nDCG@10/AP(rel=2)": ("nDCG@10", "AP(rel=2)")}
 
 

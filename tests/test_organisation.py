@@ -203,7 +203,8 @@ def test_graded_judgments_add_the_binary_measures_at_grade_two(tmp_path):
     after the grade >= 1 pairs (TREC DL counts grade >= 2 as relevant); binary qrels (0/1) do
     not, since there grade >= 2 would leave nothing relevant."""
     graded = default_metric_pairs(load(DATA / "trec_small"))
-    assert list(graded)[-2:] == ["P(rel=2)@10/R(rel=2)@10", "nDCG@10/AP(rel=2)"]
+    assert list(graded)[-2:] == ["P@10/R@10 (rel=2)", "nDCG@10/AP(rel=2)"]
+    assert graded["P@10/R@10 (rel=2)"] == ("P(rel=2)@10", "R(rel=2)@10")
     assert graded["nDCG@10/AP(rel=2)"] == ("nDCG@10", "AP(rel=2)")
     binary = tmp_path / "binary"
     shutil.copytree(DATA / "trec_small", binary)

@@ -300,7 +300,7 @@ def default_metric_pairs(campaign) -> dict[str, tuple[str, str]]:
     Organisations with a tail (rankings): Reliability/Sensitivity, P@10/R@10 and nDCG@10/AP
     (``ir_measures`` names: a binary measure counts grade >= 1 as relevant, trec_eval's
     default), and where the judgments are graded (a grade of 2 or more) the same binary
-    measures at grade >= 2, P(rel=2)@10/R(rel=2)@10 and nDCG@10/AP(rel=2) (TREC DL counts grade
+    measures at grade >= 2, "P@10/R@10 (rel=2)" and "nDCG@10/AP(rel=2)" (TREC DL counts grade
     >= 2 as relevant); other organisations: Reliability/Sensitivity and their priority and
     relatedness parts; token tagging campaigns (``campaign.item_type`` set):
     :data:`TYPE_LEVEL_PAIRS` first, then the token-level :data:`METRIC_PAIRS`; flat clusterings:
@@ -315,7 +315,7 @@ def default_metric_pairs(campaign) -> dict[str, tuple[str, str]]:
                  "P@10/R@10": ("P@10", "R@10"),
                  "nDCG@10/AP": ("nDCG@10", "AP")}
         if _highest_grade(campaign) >= 2:  # graded judgments: the binary measures at grade >= 2
-            pairs |= {"P(rel=2)@10/R(rel=2)@10": ("P(rel=2)@10", "R(rel=2)@10"),
+            pairs |= {"P@10/R@10 (rel=2)": ("P(rel=2)@10", "R(rel=2)@10"),
                       "nDCG@10/AP(rel=2)": ("nDCG@10", "AP(rel=2)")}
         return pairs
     if campaign.is_organisation:
