@@ -23,6 +23,7 @@ from metrics.comparison.profiles import (
     DEFAULT_PROFILE,
     DEFAULT_TEST,
     get_profile,
+    improves_symbol,
 )
 
 __all__ = ["Selection", "selection", "improved_sign", "request", "apply_requests", "publish",
@@ -88,7 +89,7 @@ class Selection:
 
 def improved_sign(profile: str) -> str:
     """``>`` or ``≥``: how the profile's improved systems compare UIR with the threshold."""
-    return ">" if get_profile(profile).strict_improved else "≥"
+    return improves_symbol(get_profile(profile).strict_improved)
 
 
 def request(**values) -> None:

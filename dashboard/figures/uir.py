@@ -34,6 +34,7 @@ from dashboard.figures.style import (
     role_color,
     short,
 )
+from metrics.comparison.profiles import improves_symbol
 from metrics.comparison.reference import improves
 
 __all__ = [
@@ -64,7 +65,7 @@ def uir_heatmap_figure(systems: Sequence[str], uir: np.ndarray, threshold: float
     systems = [str(s) for s in systems]
     S = len(systems)
     z = np.asarray(uir, dtype=float)
-    sign = ">" if strict else "\u2265"
+    sign = improves_symbol(strict)
     show_ticks = S <= MATRIX_LABELLED
     fig = go.Figure(go.Heatmap(
         z=z, x=list(range(S)), y=list(range(S)), zmin=-1, zmax=1, zmid=0, colorscale=DIVERGING,
@@ -240,7 +241,7 @@ def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, re
                                f"all {len(df):,} pairs, shaded by how many share a cell",
                                "\u0394F"))
         points = _pairs_of(df, highlight_pair[0] if highlight_pair else None)
-    sign = ">" if strict else "\u2265"
+    sign = improves_symbol(strict)
     ahead, behind = (improves(points["uir"], threshold, strict),
                      improves(-points["uir"], threshold, strict))
     every = (improves(df["uir"], threshold, strict), improves(-df["uir"], threshold, strict))

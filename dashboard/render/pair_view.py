@@ -15,6 +15,7 @@ from typing import Literal
 import pandas as pd
 
 from metrics.comparison.effect_size import PairedEffect
+from metrics.comparison.profiles import improves_symbol
 from metrics.reports.numbers import format_p, n_of, signed, signed_uir
 from metrics.reports.pair_report import PairReport
 
@@ -59,7 +60,7 @@ def summary_cards(rep: PairReport) -> list[Card]:
         Card("UIR(A, B)", signed_uir(rep.uir, rep.threshold),
              f"{verdict} (t = {rep.threshold:.2f})", color,
              help="(|A \u2265\u2200 B| \u2212 |B \u2265\u2200 A|) / |topics|, in [-1, 1]. "
-                  f"Robust when |UIR| {'>' if rep.strict else chr(0x2265)} the threshold "
+                  f"Robust when |UIR| {improves_symbol(rep.strict)} the threshold "
                   "(docs/measures.md, \u201cUIR\u201d)."),
         Card("Parametric UIR", signed(rep.uir_param, 2),
              help="P(all \u0394 \u2265 0) \u2212 P(all \u0394 \u2264 0) under a normal fit "

@@ -18,6 +18,7 @@ from dashboard.figures.uncertainty import (
     rank_intervals_figure,
 )
 from metrics.analyses.baselines import BASELINES
+from metrics.comparison.profiles import improves_symbol
 from metrics.reports.numbers import n_of
 
 
@@ -168,7 +169,7 @@ def _below() -> None:
         groups = tr.to_dataframe()
         n_groups = int(groups["group"].max()) if len(groups) else 0
         corr = "no correction" if cfg.correction == "none" else f"{cfg.correction} correction"
-        sign = ">" if tr.strict else "\u2265"  # the ranking's own rule (the profile's)
+        sign = improves_symbol(tr.strict)  # the ranking's own rule (the profile's)
         rule = (f"a robust improvement: UIR {sign} threshold and a concordant significant "
                 f"improvement ({cfg.test}, {corr})" if tr.rule == "uir+concordant"
                 else f"UIR {sign} threshold (no significance classes for this table)")

@@ -32,7 +32,7 @@ from metrics.errors import UnanimityError
 
 __all__ = ["Profile", "PROFILES", "DEFAULT_PROFILE", "DEFAULT_TEST", "DEFAULT_CORRECTION",
            "get_profile", "profile_of", "TESTS", "CORRECTIONS", "AVERAGES", "DEFAULT_TOL",
-           "DEFAULT_THRESHOLD", "DEFAULT_CONFIDENCE"]
+           "DEFAULT_THRESHOLD", "DEFAULT_CONFIDENCE", "improves_symbol"]
 
 #: The paired tests (:func:`metrics.comparison.paired.paired_test`) and the multiple-comparison
 #: corrections (:func:`metrics.comparison.significance.correct_pvalues`).
@@ -102,3 +102,10 @@ def profile_of(parameters: Mapping) -> Profile:
     """The profile a comparison (or a reopened bundle) was computed under, from its
     ``parameters``; the default profile for one written before comparisons recorded it."""
     return get_profile(str(parameters.get("profile", DEFAULT_PROFILE)))
+
+
+def improves_symbol(strict: bool) -> str:
+    """How a view writes the rule of "a improves b" against the threshold t: ``>`` under a
+    strict profile (UIR > t, ``jair2011``), else ``≥``
+    (:func:`metrics.comparison.reference.improves`)."""
+    return ">" if strict else "\u2265"

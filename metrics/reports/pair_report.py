@@ -9,7 +9,7 @@ from typing import Protocol
 
 import pandas as pd
 
-from metrics.comparison.profiles import profile_of
+from metrics.comparison.profiles import improves_symbol, profile_of
 from metrics.comparison.reference import improves
 from metrics.reports.numbers import signed_uir
 
@@ -187,7 +187,7 @@ def verdict_sentence(rep: PairReport, names: tuple[str, str] | None = None) -> s
         win, lose = (a, b) if rep.uir_verdict == "a" else (b, a)
         nw, nl = ((rep.n_a_better, rep.n_b_better) if rep.uir_verdict == "a"
                   else (rep.n_b_better, rep.n_a_better))
-        sign = ">" if rep.strict else "\u2265"
+        sign = improves_symbol(rep.strict)
         head = (f"{win} improves {lose} robustly: UIR = {signed_uir(abs(u), t)} {sign} {t:.2f} "
                 f"({win} at least as good on every metric on {nw} of {rep.n_topics} topics, "
                 f"{lose} on {nl})")
