@@ -303,9 +303,9 @@ def union_columns(inputs, target: np.ndarray, mu: np.ndarray, lam: float,
 
     f_bound = np.inf
 
-    def values() -> np.ndarray:
-        """h_c(T) of every column at the present λ."""
-        out, of, t = np.zeros(len(sets)), np.array(cls), np.array(sets)
+    def values(of: np.ndarray, t: np.ndarray) -> np.ndarray:
+        """h_c(T) at the present λ of the columns ``t`` (0/1, shape (k, m)) of classes ``of``."""
+        out = np.zeros(of.size)
         for c in np.unique(of).tolist():  # a loop over classes, each over its columns
             out[of == c] = cols.value(c, t[of == c])
         return out
@@ -315,7 +315,7 @@ def union_columns(inputs, target: np.ndarray, mu: np.ndarray, lam: float,
         column there); its sets become columns and its bound on F is kept."""
         nonlocal f_bound
         of, t = np.array(cls), np.array(sets)
-        gain = values() - t @ at
+        gain = values(of, t) - t @ at
         given = np.zeros((n, m))
         for c in range(n):  # a loop over classes
             mine = np.flatnonzero(of == c)
@@ -343,8 +343,8 @@ def union_columns(inputs, target: np.ndarray, mu: np.ndarray, lam: float,
         np.add.at(share, np.array(cls)[used], np.array(sets)[used] * weight[used, None])
         score = offer(share.argmax(axis=0))
         if score is not None and score > cols.lam + 1e-12:  # Dinkelbach's step: a new λ
-            cols.at_lam(score)
-            model.lower(values())  # the centre's bound still holds (V_c falls as λ rises)
+            cols.at_lam(score)  # the centre's bound still holds (V_c falls as λ rises)
+            model.lower(values(np.array(cls), np.array(sets)))
             cheap = 0
             continue
         if cheap < _CHEAP:
