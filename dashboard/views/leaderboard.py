@@ -18,7 +18,6 @@ from dashboard.figures.uncertainty import (
     rank_intervals_figure,
 )
 from metrics.analyses.baselines import BASELINES
-from metrics.comparison.profiles import improves_symbol
 from metrics.reports.numbers import n_of
 
 
@@ -169,10 +168,9 @@ def _below() -> None:
         groups = tr.to_dataframe()
         n_groups = int(groups["group"].max()) if len(groups) else 0
         corr = "no correction" if cfg.correction == "none" else f"{cfg.correction} correction"
-        sign = improves_symbol(tr.strict)  # the ranking's own rule (the profile's)
-        rule = (f"a robust improvement: UIR {sign} threshold and a concordant significant "
-                f"improvement ({cfg.test}, {corr})" if tr.rule == "uir+concordant"
-                else f"UIR {sign} threshold (no significance classes for this table)")
+        rule = (f"a robust improvement: UIR {cfg.improved_sign} threshold and a concordant "
+                f"significant improvement ({cfg.test}, {corr})" if tr.rule == "uir+concordant"
+                else f"UIR {cfg.improved_sign} threshold (no significance classes for this table)")
         st.caption(
             f"A system is above another only where it is {rule}, or a chain of them leads down to "
             f"it; cycles of UIR are merged into ties (docs/rankings.md). {len(groups)} systems in "
