@@ -37,7 +37,11 @@ st.set_page_config(page_title="Unanimity", page_icon=":material/balance:", layou
 # The page style, and a spinner over the main area while the script runs (a cold open loads the
 # campaign and compares every pair first) and while the browser still draws placeholders of
 # charts and tables (their code loads lazily): shown by the CSS at once on an empty page (a cold
-# open), else after 0.3 s, so that quick reruns never show it (one element: no gap above the page).
+# open; it takes over from the spinner in the page's HTML, dashboard/page_additions.py), over
+# placeholders and while the first run's page is completed, else after 0.3 s, so that quick
+# reruns never show it (one element: no gap above the page). "At once" is a fade-in already over
+# (a negative delay), not a second animation: the cases switch while the spinner shows (the
+# title arrives), and a restarted fade-in would hide it for 0.3 s.
 st.markdown(
     """<style>
     [data-testid="stSidebar"] [data-testid="stVerticalBlock"] {gap: 0.45rem;}
@@ -62,7 +66,10 @@ st.markdown(
     [data-testid="stMain"]:has(.st-key-unanimity_below) .unanimity-loading {display: flex;}
     /* the hidden element of dashboard/ui.py (BELOW_KEY) */
     .st-key-unanimity_below {display: none;}
-    [data-testid="stMain"]:not(:has(h1)) .unanimity-loading {animation-delay: 0s;}
+    [data-testid="stMain"]:not(:has(h1)) .unanimity-loading,
+    [data-testid="stMain"]:has([data-testid="stSkeleton"]) .unanimity-loading,
+    [data-testid="stMain"]:has(.st-key-unanimity_below) .unanimity-loading {
+        animation-delay: -1s;}
     .unanimity-spinner {width: 1.3rem; height: 1.3rem; border-radius: 50%;
         border: 3px solid #D6E4F0; border-top-color: #0072B2;
         animation: unanimity-spin 0.8s linear infinite;}

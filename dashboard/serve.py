@@ -3,8 +3,9 @@ RULE]]``.
 
 Exactly ``streamlit run`` (same arguments, same process), after starting the warm-up of
 :mod:`dashboard.data.warm` so that the first session opens fast, with Streamlit's own scripts
-and styles sent gzipped from memory (:mod:`dashboard.static_gzip`) and the chart module
-evaluated while the first page runs (:mod:`dashboard.chart_early`).
+and styles sent gzipped from memory (:mod:`dashboard.static_gzip`), a spinner in the page from
+its first paint and the chart module evaluated while the first page runs
+(:mod:`dashboard.page_additions`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from dashboard.chart_early import ChartModuleEarly
 from dashboard.data import warm
+from dashboard.page_additions import PageAdditions
 from dashboard.static_gzip import StaticGzip
 
 __all__ = ["main", "serve_static_gzipped"]
@@ -21,7 +22,7 @@ __all__ = ["main", "serve_static_gzipped"]
 
 def serve_static_gzipped() -> bool:
     """Wrap the web application Streamlit's server builds in :class:`StaticGzip` and
-    :class:`ChartModuleEarly`; False (and Streamlit's own serving) when this Streamlit builds it
+    :class:`PageAdditions`; False (and Streamlit's own serving) when this Streamlit builds it
     elsewhere."""
     from streamlit.web.server.starlette import starlette_server  # noqa: PLC0415 - deferred: only when serving
 
@@ -31,7 +32,7 @@ def serve_static_gzipped() -> bool:
 
     def create_starlette_app(runtime: Any) -> Any:
         app = build(runtime)
-        app.add_middleware(ChartModuleEarly)  # the page: its script added
+        app.add_middleware(PageAdditions)  # the page: its spinner and script added
         app.add_middleware(StaticGzip)  # the outermost layer: the files never reach the rest
         return app
 

@@ -111,15 +111,49 @@ def _no_exception(pg) -> None:
     assert "Traceback" not in pg.locator("[data-testid='stMain']").inner_text()
 
 
-#: True once the page shows feedback: the "Computing the view" spinner (shown by CSS while the
-#: script runs or charts are still placeholders) or a drawn chart.
-FEEDBACK = """() => {
+#: True while the page shows feedback: a spinner (the one in the page's HTML from its first paint,
+#: dashboard/page_additions.py, then the app's "Computing the view" spinner, shown by CSS while
+#: the script runs or charts are still placeholders) or a drawn chart.
+SHOWN = """() => {
   if (document.querySelector('.js-plotly-plot .main-svg')) return true;
-  const e = document.querySelector('.unanimity-loading');
-  if (!e) return false;
-  const s = getComputedStyle(e);
-  return s.display !== 'none' && parseFloat(s.opacity) > 0.5;
+  return [...document.querySelectorAll('.unanimity-loading, .unanimity-boot')].some(e => {
+    const s = getComputedStyle(e);
+    return s.display !== 'none' && parseFloat(s.opacity) > 0.5;
+  });
 }"""
+#: Added to the page before its own scripts: from the app's connection to its first drawn chart,
+#: checks every frame the browser renders and keeps the longest run of frames without feedback
+#: (``window.__blank`` = [longest ms, frames checked, frames without feedback, what the page
+#: held at the start of the longest run: script state, app spinner present, main area's
+#: elements])
+FRAMES = """(() => {
+  const shown = SHOWN;
+  window.__blank = [0, 0, 0, ''];
+  let since = null, what = '';
+  const frame = (t) => {
+    const app = document.querySelector("[data-testid='stApp']");
+    if (app && app.getAttribute('data-test-connection-state') === 'CONNECTED') {
+      const b = window.__blank;
+      b[1] += 1;
+      if (shown()) {
+        if (since !== null && t - since > b[0]) { b[0] = t - since; b[3] = what; }
+        since = null;
+      } else {
+        b[2] += 1;
+        if (since === null) {
+          since = t;
+          const main = document.querySelector("[data-testid='stMain']");
+          what = app.getAttribute('data-test-script-state') + ', app spinner '
+            + !!document.querySelector('.unanimity-loading') + ', elements '
+            + (main ? main.querySelectorAll("[data-testid='stElementContainer']").length : 0);
+        }
+      }
+      if (document.querySelector('.js-plotly-plot .main-svg')) return;
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})();""".replace("const shown = SHOWN;", f"const shown = {SHOWN};")
 
 
 #: a first chart later than this is a hung page, not a slow one (timings: bench/bench_dashboard.py)
@@ -127,37 +161,47 @@ HUNG_S = 30.0
 
 
 def test_cold_open_spinner_then_first_chart(page, server):
-    """Cold open (the module's first page): a spinner or a chart about 1 s after the browser's
-    connection to the server (never a blank main area), then the first chart. Its time is
-    recorded in timings.txt; the speed target (5 s, and the 3 s aimed at) is a benchmark's
+    """Cold open (the module's first page): a spinner from the page's first paint, the app's own
+    spinner after it, then the first chart, and never a frame without one of them longer than a
+    blink between the browser's connection to the server and the first chart. The chart's time
+    is recorded in timings.txt; the speed target (5 s, and the 3 s aimed at) is a benchmark's
     (``bench/bench_dashboard.py``), not this test's: here a bound only catches a hung page."""
+    page.add_init_script(FRAMES)
     t0 = time.perf_counter()
     page.goto(server["url"] + "/", wait_until="commit")
+    # the page's own spinner is there before Streamlit's scripts have run
+    page.locator(".unanimity-boot").wait_for(state="visible")
+    boot = time.perf_counter() - t0
     # the app's part starts once Streamlit's page is up and connected to the server
     page.locator("[data-testid='stApp'][data-test-connection-state='CONNECTED']").wait_for(
         state="attached")
     shell = time.perf_counter() - t0
-    page.wait_for_function(FEEDBACK, polling=50)
+    page.wait_for_function(SHOWN, polling=50)
     feedback = time.perf_counter() - t0
     page.locator(".js-plotly-plot .main-svg").first.wait_for()
     elapsed = time.perf_counter() - t0
-    print(f"connected {shell:.2f}s, spinner or chart {feedback:.2f}s, first chart {elapsed:.2f}s")
+    longest, frames, blank, what = page.evaluate("window.__blank")
+    print(f"spinner {boot:.2f}s, connected {shell:.2f}s, spinner or chart {feedback:.2f}s, "
+          f"first chart {elapsed:.2f}s; {frames} frames, {blank} without feedback, longest "
+          f"{longest:.0f} ms ({what})")
     (OUT.parent / "timings.txt").parent.mkdir(parents=True, exist_ok=True)
     with open(OUT.parent / "timings.txt", "a") as f:
-        f.write(f"cold open: connected {shell:.2f}s, spinner or chart {feedback:.2f}s, "
-                f"first chart {elapsed:.2f}s\n")
-    # 0.4-1.0 s measured on the 2-core machine with the page opened a few seconds after the
-    # server (docs/dashboard-in-use.md, "Cold open"); opened the moment the port opens, as here,
-    # the warm-up thread is still importing and loading: 1.4-1.55 s measured on the quiet
-    # machine. The bound catches a blank main area, not a slow one (the bench times that)
-    assert feedback - shell < 2.0
+        f.write(f"cold open: spinner {boot:.2f}s, connected {shell:.2f}s, first chart "
+                f"{elapsed:.2f}s; {frames} frames, {blank} without feedback, longest "
+                f"{longest:.0f} ms\n")
+    # the spinner in the HTML turns from the first paint on, also while the browser evaluates
+    # the chart module (docs/dashboard-in-use.md, "Cold open"); the hand-over to the app's
+    # spinner may lose a frame or two, never a visible stretch
+    assert boot <= shell
+    assert frames > 0
+    assert longest < 250, what
     assert elapsed < HUNG_S
-    # the rest of the page is drawn once the first chart is seen; then the spinner goes
+    # the rest of the page is drawn once the first chart is seen; then both spinners are gone
     page.locator(BELOW).wait_for(state="detached")
     page.wait_for_timeout(1500)
     assert page.locator(".js-plotly-plot").count() >= 5  # every chart of the Leaderboard
-    assert not page.evaluate(FEEDBACK.replace("if (document.querySelector('.js-plotly-plot "
-                                              ".main-svg')) return true;", ""))  # gone after
+    assert not page.evaluate(SHOWN.replace("if (document.querySelector('.js-plotly-plot "
+                                           ".main-svg')) return true;", ""))  # gone after
     # Streamlit's scripts came gzipped (dashboard/static_gzip.py): the chart module's 4.7 MB in
     # about 1.4 MB, every one of them byte for byte what Streamlit has
     sizes = page.evaluate("performance.getEntriesByType('resource').filter(r => "
@@ -166,7 +210,7 @@ def test_cold_open_spinner_then_first_chart(page, server):
     chart = [s for s in sizes if s[0].startswith("PlotlyChart")]
     assert chart and chart[0][1] < chart[0][2] / 2, chart
     # the page's own script imported the chart module while the server ran the first page
-    # (dashboard/chart_early.py): the same module Streamlit draws with, fetched once
+    # (dashboard/page_additions.py): the same module Streamlit draws with, fetched once
     assert page.locator("script[data-unanimity-chart-early]").count() == 1
     assert len(chart) == 1, chart
     assert sum(e for _, e, _ in sizes) < sum(d for _, _, d in sizes) / 2

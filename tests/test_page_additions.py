@@ -1,17 +1,26 @@
-"""The page's early import of Streamlit's chart module (dashboard/chart_early.py): the script is
-added to the page's HTML and nowhere else, the length stays right, the import names the
-installed Streamlit's chart module."""
+"""What the page carries before the server's first run (dashboard/page_additions.py): the
+spinner and the early import of Streamlit's chart module are added to the page's HTML and
+nowhere else, the length stays right, the import names the installed Streamlit's chart
+module."""
 
 from __future__ import annotations
 
 import asyncio
 import gzip
 import re
+from pathlib import Path
 
 import pytest
 
-from dashboard import chart_early
-from dashboard.chart_early import MARK, ChartModuleEarly, chart_module, early_script
+from dashboard import page_additions
+from dashboard.page_additions import (
+    BOOT_CLASS,
+    MARK,
+    PageAdditions,
+    boot_markup,
+    chart_module,
+    early_script,
+)
 from dashboard.static_gzip import static_dir
 
 PAGE = b"<html><head><title>t</title></head><body><div id='root'></div></body></html>"
@@ -63,12 +72,15 @@ def _ask(app, path="/", method="GET", headers=((b"accept-encoding", b"gzip, defl
 def test_the_page_gets_the_script_before_its_head_ends(static, path, pieces):
     """Every page's address (Streamlit answers each with its index.html), asked by a browser
     that accepts gzip: the page comes uncompressed with the script, its length right."""
-    status, headers, body = _ask(ChartModuleEarly(_app(pieces=pieces), static), path)
+    status, headers, body = _ask(PageAdditions(_app(pieces=pieces), static), path)
     script = early_script("PlotlyChart.abc123.js")
+    style, element = boot_markup()
     assert status == 200
-    assert body == PAGE.replace(b"</head>", script + b"</head>")
+    assert body == PAGE.replace(b"</head>", style + script + b"</head>").replace(
+        b"</body>", element + b"</body>")
     assert int(headers[b"content-length"]) == len(body)
     assert body.count(MARK.encode()) == 1
+    assert body.count(f'class="{BOOT_CLASS}"'.encode()) == 1
 
 
 @pytest.mark.parametrize(("path", "kind"), [
@@ -82,18 +94,47 @@ def test_the_page_gets_the_script_before_its_head_ends(static, path, pieces):
 def test_anything_else_passes_unchanged(static, path, kind):
     """Streamlit's files, endpoints, other statuses and types, and an answer already encoded
     go through as they came (the files compressed as the browser asked)."""
-    status, headers, body = _ask(ChartModuleEarly(_app(**kind), static), path)
+    status, headers, body = _ask(PageAdditions(_app(**kind), static), path)
     if body[:2] == b"\x1f\x8b":
         body = gzip.decompress(body)  # Streamlit's files keep their compression
     assert body == kind.get("body", PAGE)
     assert status == kind.get("status", 200)
     assert MARK.encode() not in body
+    assert BOOT_CLASS.encode() not in body
 
 
-def test_no_chart_module_no_script(tmp_path):
+def test_no_chart_module_no_script_but_the_spinner(tmp_path):
+    """A Streamlit without the chart module: the page still gets its spinner, and no import."""
     (tmp_path / "static" / "js").mkdir(parents=True)
     assert chart_module(tmp_path) is None
-    assert _ask(ChartModuleEarly(_app(), tmp_path), headers=())[2] == PAGE
+    style, element = boot_markup()
+    body = _ask(PageAdditions(_app(), tmp_path), headers=())[2]
+    assert body == PAGE.replace(b"</head>", style + b"</head>").replace(b"</body>",
+                                                                          element + b"</body>")
+    assert MARK.encode() not in body
+
+
+def test_the_spinner_goes_once_the_app_shows_or_the_server_is_gone():
+    """The spinner's script removes it once the app's own spinner is seen, a chart is drawn or
+    the app's run has ended; its style hides it at an exception or once the page has lost its
+    server for good; its animation is the style's own (the app's style comes later), and its
+    text is the app's."""
+    style, element = boot_markup()
+    css, html = style.decode(), element.decode()
+    assert html.startswith(f'<div class="{BOOT_CLASS}"')
+    script = html[html.index("<script>"):]
+    assert "document.currentScript.previousElementSibling" in script and "boot.remove()" in script
+    for sign in (".unanimity-loading", ".js-plotly-plot .main-svg", "'notRunning'"):
+        assert sign in script
+    hide = css[css.index("body:has"):]
+    assert '[data-testid="stException"]' in hide
+    assert '[data-test-connection-state="DISCONNECTED_FOREVER"]' in hide
+    assert hide.rstrip().endswith("{display: none;}\n</style>")
+    assert f"@keyframes {BOOT_CLASS}-spin" in css
+    assert "Computing the view\u2026" in html
+    app = (Path(__file__).resolve().parents[1] / "dashboard" / "app.py").read_text()
+    assert "Computing the view\\u2026" in app  # one text across the hand-over
+    assert "unanimity-loading" in app
 
 
 def test_the_script_imports_the_installed_streamlits_chart_module():
@@ -124,4 +165,4 @@ def test_the_server_wraps_streamlits_application_with_both_layers(monkeypatch):
     monkeypatch.setattr(starlette_server, "create_starlette_app", lambda runtime: _App())
     assert serve.serve_static_gzipped()
     starlette_server.create_starlette_app(None)
-    assert chart_early.ChartModuleEarly in added
+    assert page_additions.PageAdditions in added
