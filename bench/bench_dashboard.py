@@ -54,7 +54,7 @@ OPEN_TARGET = 3.0
 TARGET = 1.0
 TREC_DL = Path(os.environ.get("UNANIMITY_TREC_DL",
                               ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"))
-UD = "UD English EWT, POS induction (bundled)"
+UD = "UD English EWT (bundled)"
 
 DONE = """() => {
   const app = document.querySelector('[data-testid="stApp"]');

@@ -104,7 +104,7 @@ def ud_app() -> AppTest:
 
 def _ud_app() -> AppTest:
     at = run_app()
-    assert "UD English EWT, POS induction (bundled)" in at.selectbox(key="campaign").options
+    assert "UD English EWT (bundled)" in at.selectbox(key="campaign").options
     # RepLab 2013 (flat clusterings) has no Type level page
     with pytest.raises(ValueError):
         at.switch_page(TYPE_PAGE)
@@ -203,6 +203,20 @@ def test_every_page_on_a_ranking_campaign(trec_app, pair, page):
                    for i in trec_app.info)
     if page == "views/data_quality.py":
         assert any("rankings over an unlimited collection" in c.value for c in trec_app.caption)
+    if page == "views/leaderboard.py":
+        # a measure at a relevance level gets a header that fits its column (P@10≥2, not
+        # "P(rel=…"), which the ranking's caption explains; the other measures keep their names
+        levels = {"P@10/R@10 (rel=2)": " P@10\u22652 and R@10\u22652: P(rel=2)@10 and "
+                                       "R(rel=2)@10, where documents of grade 2 or more count "
+                                       "as relevant.",
+                  "nDCG@10/AP(rel=2)": " AP\u22652: AP(rel=2), where documents of grade 2 or "
+                                       "more count as relevant."}
+        ranking = [c.value for c in trec_app.caption if "Pareto-optimal on the means" in c.value]
+        assert len(ranking) == 1
+        if pair in levels:
+            assert ranking[0].endswith(levels[pair])
+        else:
+            assert "count as relevant" not in ranking[0]
 
 
 def test_no_type_level_page_on_a_ranking_campaign(trec_app):

@@ -235,6 +235,10 @@ def test_threshold_and_delta_f_figures():
     assert "r = 0.42" in fig.layout.title.text
     assert [list(t.customdata[0]) for t in fig.data[:2]] == [["a", "b"], ["b", "c"]]
     assert fig.data[-1].name == "selected pair A, B"
+    # the ΔF axis names the averaging over topics when it is given
+    assert fig.layout.yaxis.title.text == "F\u03b1(a) \u2212 F\u03b1(b), \u03b1 = 0.50"
+    micro = F.delta_f_uir_figure(pairs, 0.25, "p", "r", 0.5, average="micro")
+    assert micro.layout.yaxis.title.text.endswith("\u03b1 = 0.50, micro")
     # under the strict profile (jair2011) a UIR of exactly 0.25 is not robust
     edge = pairs.assign(uir=[0.25, -0.25])
     for strict, counts in ((False, (0, 1, 1)), (True, (2, 0, 0))):

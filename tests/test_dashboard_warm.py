@@ -59,7 +59,7 @@ def test_warm_start_publishes_a_score_tables_first_comparison(fresh, monkeypatch
     path = tmp_path / "scores.csv"
     random_score_table(9, 7, seed=3).to_csv(path, index=False)
     warm._warm(str(path))  # noqa: SLF001 - the warm-up thread's work, in this thread
-    src = path_source(path.resolve(), CLI_KEY, "scores.csv (command line)")  # the session's
+    src = path_source(path.resolve(), CLI_KEY, "scores.csv")  # the session's
     table = load(str(path)).scores
     (p, r), = table_pairs(table).values()
     assert (p, r) == ("bcubed_precision", "bcubed_recall")

@@ -135,7 +135,7 @@ def sources() -> dict[str, Source]:
     cli = cli_path()
     if cli is not None and cli.resolve() != DEMO_PATH.resolve() and not _is_bundle(cli):
         # the demo is listed below; a comparison bundle is shown by dashboard/bundle_app.py
-        out[CLI_KEY] = path_source(cli, CLI_KEY, f"{cli.name} (command line)", cli_testbeds())
+        out[CLI_KEY] = path_source(cli, CLI_KEY, cli.name, cli_testbeds())
     out[DEMO_KEY] = Source(DEMO_KEY, "RepLab 2013 (bundled)", str(DEMO_PATH), mtime_id(DEMO_PATH))
     if UD_PATH.is_dir() and (cli is None or cli.resolve() != UD_PATH.resolve()):
         out[UD_KEY] = ud_source()
@@ -146,7 +146,7 @@ def sources() -> dict[str, Source]:
 
 def ud_source() -> Source:
     """The bundled token tagging campaign's source (UD English EWT)."""
-    return Source(UD_KEY, "UD English EWT, POS induction (bundled)", str(UD_PATH),
+    return Source(UD_KEY, "UD English EWT (bundled)", str(UD_PATH),
                   mtime_id(UD_PATH))
 
 

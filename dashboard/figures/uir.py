@@ -215,7 +215,8 @@ def _names(sub: pd.DataFrame) -> np.ndarray | None:
 def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, recall: str,
                        alpha: float, r: float | None = None,
                        highlight_pair: tuple[str, str] | None = None,
-                       title: str | None = None, strict: bool = False) -> go.Figure:
+                       title: str | None = None, strict: bool = False,
+                       average: str | None = None) -> go.Figure:
     """One point per pair as the rows of ``pairs`` orient it (the comparison's ΔF vs UIR: a the
     system with the higher F_alpha): x = UIR(a, b), y = F_alpha(a) - F_alpha(b).
 
@@ -286,7 +287,8 @@ def delta_f_uir_figure(pairs: pd.DataFrame, threshold: float, precision: str, re
                                                                  len(fig.data)))),
                       clickmode="event+select")
     fig.update_xaxes(title_text="UIR(a, b)")
-    fig.update_yaxes(title_text=f"F\u03b1(a) \u2212 F\u03b1(b), \u03b1 = {alpha:.2f}")
+    fig.update_yaxes(title_text=f"F\u03b1(a) \u2212 F\u03b1(b), \u03b1 = {alpha:.2f}"
+                     + (f", {average}" if average else ""))
     return fig
 
 

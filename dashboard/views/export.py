@@ -181,7 +181,8 @@ def _sections(comp) -> list[tuple]:
     dfu = comp.delta_f_vs_uir
     sections.append(("\u0394F vs UIR", "", figures.delta_f_uir_figure(
         dfu.points, cfg.threshold, cfg.precision, cfg.recall, cfg.alpha,
-        dfu.pearson_r, highlight_pair=(cfg.a, cfg.b), strict=cfg.strict_improved)))
+        dfu.pearson_r, highlight_pair=(cfg.a, cfg.b), strict=cfg.strict_improved,
+        average=cfg.average)))
     return sections
 
 

@@ -4,6 +4,8 @@ the F_alpha curves and rank moves need per-topic scores, which a bundle says it 
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from dashboard import figures, ui
@@ -22,8 +24,24 @@ from metrics.reports.numbers import n_of
 
 
 def _head(name: str) -> str:
-    """A metric's name as a narrow column header: its first six characters and an ellipsis."""
+    """A metric's name as a narrow column header: a relevance level written after the rest
+    (``P(rel=2)@10`` as ``P@10≥2``, which the caption explains), then its first six characters
+    and an ellipsis."""
+    level = re.fullmatch(r"(\w+)\(rel=(\d+)\)(@\d+)?", name)
+    if level:
+        name = f"{level[1]}{level[3] or ''}\u2265{level[2]}"
     return name if len(name) <= 7 else name[:6] + "\u2026"
+
+
+def _level_note(heads: tuple[str, str], names: tuple[str, str]) -> str:
+    """The caption's words for the headers with a relevance level (:func:`_head`)."""
+    got = [(h, n, h.rsplit("\u2265", 1)[1]) for h, n in zip(heads, names, strict=True)
+           if "\u2265" in h]
+    if not got:
+        return ""
+    levels = " or ".join(dict.fromkeys(g[2] for g in got))
+    return (f" {' and '.join(g[0] for g in got)}: {' and '.join(g[1] for g in got)}, where "
+            f"documents of grade {levels} or more count as relevant.")
 
 
 v = view.current()
@@ -63,9 +81,10 @@ with ui.guard("The leaderboard"):
                  n_topics,
                  width=figures.CARD_WIDTH)
     best = board.iloc[0]
-    cards.metric(f"Best F\u03b1 at \u03b1 = {cfg.alpha:.2f}", f"{best['f']:.3f}",
+    cards.metric(f"Best F\u03b1 at \u03b1 = {cfg.alpha:.2f}, {cfg.average}", f"{best['f']:.3f}",
                  delta=short(best["system"], 28), delta_color="off", delta_arrow="off",
-                 help=str(best["system"]), width=2 * figures.CARD_WIDTH)
+                 help=f"{best['system']}: the highest F\u03b1, {cfg.average} average over the "
+                      "topics (docs/measures.md §4)", width=2 * figures.CARD_WIDTH)
     cards.metric("With a reference system", int(board["reference_system"].notna().sum()),
                  help=f"Systems that another system improves with UIR {cfg.improved_sign} "
                       "threshold: "
@@ -112,17 +131,18 @@ def _below() -> None:
             name=rows_shown["system"].map(lambda s: short(s, ui.name_chars(name_px))),
             reference_name=rows_shown["reference_system"].map(
                 lambda s: short(s, ui.name_chars(ref_px))))
-        st.subheader("Ranking", anchor=False)
-        st.caption("\u25c6 Pareto-optimal on the means. "
-                   "Reference system: the system that improves this one with the highest UIR "
-                   f"(only when {cfg.improved_sign} the threshold). # impr.: how many systems "
-                   f"this one improves with UIR {cfg.improved_sign} threshold ({cfg.profile} "
-                   "profile; the UIR analysis page lists them). Select a row to make it system A.")
         # the metrics' names cut to a narrow header; P / R where the cut names would be equal
         heads = (_head(cfg.precision), _head(cfg.recall))
         if heads[0] == heads[1]:
             pr_like = meta.words_of(cfg.precision, cfg.recall).pr_like
             heads = ("P", "R") if pr_like else ("1st", "2nd")
+        st.subheader("Ranking", anchor=False)
+        st.caption("\u25c6 Pareto-optimal on the means. "
+                   "Reference system: the system that improves this one with the highest UIR "
+                   f"(only when {cfg.improved_sign} the threshold). # impr.: how many systems "
+                   f"this one improves with UIR {cfg.improved_sign} threshold ({cfg.profile} "
+                   "profile; the UIR analysis page lists them). Select a row to make it system A."
+                   + _level_note(heads, (cfg.precision, cfg.recall)))
         # column widths that add up to less than the page at 1024 px: no table scrolls sideways
         event = st.dataframe(
             rows_shown, key="lb_table", hide_index=True, width="stretch",

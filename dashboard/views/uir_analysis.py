@@ -74,7 +74,8 @@ if comp is not None:
         ev = ui.plot(figures.delta_f_uir_figure(pts, cfg.threshold, cfg.precision, cfg.recall,
                                                 cfg.alpha, dfu.pearson_r,
                                                 highlight_pair=(cfg.a, cfg.b),
-                                                strict=cfg.strict_improved),
+                                                strict=cfg.strict_improved,
+                                                average=cfg.average),
                      key="uir_dfu", sel=sel, filename="delta_f_vs_uir", on_select="rerun",
                      selection_mode="points")
         st.caption("One point per pair, a = the system with the higher F\u03b1. "

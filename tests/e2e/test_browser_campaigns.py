@@ -22,7 +22,7 @@ from dashboard_server import screenshots as _shots  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 TREC_SMALL = ROOT / "tests" / "data" / "trec_small"
-UD = "UD English EWT, POS induction (bundled)"
+UD = "UD English EWT (bundled)"
 REPLAB = "RepLab 2013 (bundled)"
 
 pytestmark = [

@@ -26,7 +26,7 @@ from dashboard_server import (  # noqa: E402
 from score_examples import random_score_table  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-UD = "UD English EWT, POS induction (bundled)"
+UD = "UD English EWT (bundled)"
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium at {CHROMIUM}"),

@@ -26,7 +26,7 @@ from score_examples import random_score_table  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_DL = ROOT.parent / "shared" / "campaigns" / "trec-dl-2019"
-UD = "UD English EWT, POS induction (bundled)"
+UD = "UD English EWT (bundled)"
 #: the three RepLab 2013 runs of the small campaign: two HAC cut-offs and a baseline-like run
 THREE = ("SVM_allfeatures_HAC_0%", "SVM_allfeatures_HAC_50%", "terms_jaccard_HAC_90%")
 
