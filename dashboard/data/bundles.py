@@ -47,7 +47,7 @@ def cli_bundle() -> BundleSource | None:
     p = cli_path()
     if p is None or not p.is_dir() or not is_bundle(p):
         return None
-    return BundleSource(CLI_BUNDLE_KEY, f"{p.name} (bundle, command line)", str(p), mtime_id(p))
+    return BundleSource(CLI_BUNDLE_KEY, f"{p.name} (bundle)", str(p), mtime_id(p))
 
 
 @st.cache_resource(show_spinner=False)
