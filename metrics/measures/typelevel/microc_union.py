@@ -53,17 +53,17 @@ PRUNE_TOL = 1e-9
 #: The share of the time limit the search takes on topics the column generation runs on
 #: (SEARCH_ALONE on the others); the bounds after it, then the integer program, have the rest
 #: when the search does not end.
-SEARCH_SHARE = 0.15
+SEARCH_SHARE = 0.1
 SEARCH_ALONE = 0.3
 #: The share of the time the Lagrangian bound over unions may take after an open search
 #: (:func:`metrics.measures.typelevel.microc_cover.cover_search`), and when the column generation
 #: does not run.
-COVER_SHARE = 0.25
+COVER_SHARE = 0.2
 COVER_ALONE = 0.5
 #: The share of the time the column generation over unions may take after it, from its
 #: multipliers (:func:`metrics.measures.typelevel.microc_columns.union_columns`); the
 #: program has the rest, if at least PROGRAM_LEAST of the time (its model alone takes longer).
-COLUMNS_SHARE = 0.6
+COLUMNS_SHARE = 0.7
 PROGRAM_LEAST = 0.05
 #: The column generation runs on topics of at most this many clusters: beyond, the pricing of
 #: the largest class did not end within its share (``ctxkm-100``, 76-92 clusters), and the
