@@ -172,7 +172,7 @@ def test_topics_with_many_clusters_leave_the_columns_out(monkeypatch):
 
     monkeypatch.setattr(microc_union, "COLUMNS_MAX_CLUSTERS", 1)
     monkeypatch.setattr(microc_union, "union_columns", never)
-    monkeypatch.setattr(microc_union, "SEARCH_SHARE", 0.0)
+    monkeypatch.setattr(microc_union, "SEARCH_ALONE", 0.0)  # the share of such topics
     for seed in range(6):
         gold, induced, e = _case(seed)
         if e.n_classes < 2 or max(len(b) for b in induced) < 2:

@@ -107,7 +107,8 @@ def check_search_against_every_mapping(gold, induced, e, **union_patches) -> Non
     best, by branch and bound."""
     top = max(f for f, _ in microc_every_mapping(gold, induced, e).values())
     with pytest.MonkeyPatch.context() as mp:
-        for name, value in {"SEARCH_SHARE": 0.0, "_CLOCK_EVERY": 1, **union_patches}.items():
+        for name, value in {"SEARCH_SHARE": 0.0, "SEARCH_ALONE": 0.0, "_CLOCK_EVERY": 1,
+                             **union_patches}.items():
             mp.setattr(microc_union, name, value)
         mp.setattr(exact_many_to_one, "solve", _unproven)
         found = best_mapping(e, "microc", "many_to_one", time_limit=30)

@@ -44,8 +44,10 @@ from metrics.measures.typelevel.microc_master import _Model
 
 __all__ = ["UnionColumns", "union_columns"]
 
-#: The prices λ' of the node bound, as multiples of λ (of _LAM_LEAST when λ is below it).
-_LAMS = np.array([0.3, 0.5, 0.7, 0.85, 1.0, 1.2, 1.5, 2.0, 3.0])
+#: The prices λ' of the node bound, as multiples of λ (of _LAM_LEAST when λ is below it): the
+#: bound is the least over them, and the best λ' lies between 0.2 λ and λ at nearly every node
+#: (docs/type-level.md), so the grid is fine there.
+_LAMS = np.array([0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.85, 1.0, 1.2])
 _LAM_LEAST = 0.1
 #: Nodes between two looks at the clock in a pricing search, and the nodes at most of one
 #: (past them the nodes left open give their bounds: a looser value of the same bound).

@@ -44,23 +44,26 @@ from metrics.measures.typelevel.microc_cover import cover_search
 from metrics.measures.typelevel.microc_prices import chords, lower_prices, phi
 
 __all__ = ["union_branch_and_bound", "union_value", "union_inputs",
-           "search_then_program", "Searched", "PRUNE_TOL", "SEARCH_SHARE", "COVER_SHARE",
-           "COLUMNS_SHARE", "PROGRAM_LEAST", "COVER_ALONE", "COLUMNS_MAX_CLUSTERS"]
+           "search_then_program", "Searched", "PRUNE_TOL", "SEARCH_SHARE", "SEARCH_ALONE",
+           "COVER_SHARE", "COLUMNS_SHARE", "PROGRAM_LEAST", "COVER_ALONE",
+           "COLUMNS_MAX_CLUSTERS"]
 
 #: A node is cut when its bound exceeds the best score by at most this (F units).
 PRUNE_TOL = 1e-9
-#: The share of the time limit the search takes; the integer program has the rest when the
-#: search does not end (its bound is the tighter one there).
-SEARCH_SHARE = 0.3
+#: The share of the time limit the search takes on topics the column generation runs on
+#: (SEARCH_ALONE on the others); the bounds after it, then the integer program, have the rest
+#: when the search does not end.
+SEARCH_SHARE = 0.1
+SEARCH_ALONE = 0.3
 #: The share of the time the Lagrangian bound over unions may take after an open search
 #: (:func:`metrics.measures.typelevel.microc_cover.cover_search`), and when the column generation
 #: does not run.
-COVER_SHARE = 0.3
+COVER_SHARE = 0.2
 COVER_ALONE = 0.5
 #: The share of the time the column generation over unions may take after it, from its
 #: multipliers (:func:`metrics.measures.typelevel.microc_columns.union_columns`); the
 #: program has the rest, if at least PROGRAM_LEAST of the time (its model alone takes longer).
-COLUMNS_SHARE = 0.4
+COLUMNS_SHARE = 0.7
 PROGRAM_LEAST = 0.05
 #: The column generation runs on topics of at most this many clusters: beyond, the pricing of
 #: the largest class did not end within its share (``ctxkm-100``, 76-92 clusters), and the
@@ -308,7 +311,8 @@ def union_inputs(t) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.
 
 def search_then_program(t, start: np.ndarray, seconds: float) -> Searched:
     """MicroC's M-1 mapping when types may sit in several clusters: the search for
-    :data:`SEARCH_SHARE` of ``seconds``; if it did not end, the Lagrangian bound over unions
+    :data:`SEARCH_SHARE` of ``seconds`` (:data:`SEARCH_ALONE` on topics of more than
+    :data:`COLUMNS_MAX_CLUSTERS` clusters); if it did not end, the Lagrangian bound over unions
     (:mod:`metrics.measures.typelevel.microc_cover`, a type counted once per class) for
     :data:`COVER_SHARE`, its rounded solutions offered as mappings (it proves the best one
     optimal when the bound reaches its score); if still open, the column generation over
@@ -328,8 +332,10 @@ def search_then_program(t, start: np.ndarray, seconds: float) -> Searched:
     target, value, bound = start, t.value("microc", start), np.inf
     # a class without types (never in a campaign's topics, whose codes are those present)
     # leaves φ undefined at 0: the program alone then
+    columns = inputs[1].shape[0] <= COLUMNS_MAX_CLUSTERS
     if np.all(inputs[-1] > 0):
-        found = union_branch_and_bound(*inputs, start, SEARCH_SHARE * seconds)
+        found = union_branch_and_bound(*inputs, start,
+                                       (SEARCH_SHARE if columns else SEARCH_ALONE) * seconds)
         if found.proven:
             return Searched(found.target, found.value, True, "branch and bound")
         target, value = found.target, found.value
@@ -341,7 +347,6 @@ def search_then_program(t, start: np.ndarray, seconds: float) -> Searched:
                 target, value = cand.copy(), score
             return value
 
-        columns = inputs[1].shape[0] <= COLUMNS_MAX_CLUSTERS
         stop = time.monotonic() + (COVER_SHARE if columns else COVER_ALONE) * seconds
         cover, mu, cap = cover_search(inputs, found.target, found.value,
                                       lambda: time.monotonic() > stop, offer)
