@@ -34,14 +34,18 @@ def _chart_code_preload() -> str:
 
 st.set_page_config(page_title="Unanimity", page_icon=":material/balance:", layout="wide",
                    initial_sidebar_state=330)  # px: names of ~26 characters fit the A/B boxes
+#: set once a run of the session has drawn a whole page: from the next run on the spinner is
+#: not a cold open's (it waits 0.3 s), and its element changes once, there
+_DRAWN = "_page_drawn"
 # The page style, and a spinner over the main area while the script runs (a cold open loads the
 # campaign and compares every pair first) and while the browser still draws placeholders of
 # charts and tables (their code loads lazily): shown by the CSS at once on an empty page (a cold
 # open; it takes over from the spinner in the page's HTML, dashboard/page_additions.py), over
-# placeholders and while the first run's page is completed, else after 0.3 s, so that quick
-# reruns never show it (one element: no gap above the page). "At once" is a fade-in already over
-# (a negative delay), not a second animation: the cases switch while the spinner shows (the
-# title arrives), and a restarted fade-in would hide it for 0.3 s.
+# placeholders and in a session's runs until one has drawn a whole page (class unanimity-cold:
+# the title arrives while it shows, and the page below it after a rerun), else after 0.3 s, so
+# that quick reruns never show it (one element: no gap above the page). "At once" is a fade-in
+# already over (a negative delay), not a second animation: a restarted fade-in would hide it
+# for 0.3 s where the cases switch while it shows.
 st.markdown(
     """<style>
     [data-testid="stSidebar"] [data-testid="stVerticalBlock"] {gap: 0.45rem;}
@@ -66,7 +70,7 @@ st.markdown(
     [data-testid="stMain"]:has(.st-key-unanimity_below) .unanimity-loading {display: flex;}
     /* the hidden element of dashboard/ui.py (BELOW_KEY) */
     .st-key-unanimity_below {display: none;}
-    [data-testid="stMain"]:not(:has(h1)) .unanimity-loading,
+    .unanimity-loading.unanimity-cold, [data-testid="stMain"]:not(:has(h1)) .unanimity-loading,
     [data-testid="stMain"]:has([data-testid="stSkeleton"]) .unanimity-loading,
     [data-testid="stMain"]:has(.st-key-unanimity_below) .unanimity-loading {
         animation-delay: -1s;}
@@ -85,7 +89,8 @@ st.markdown(
         [data-testid="stTopNavLink"] p {font-size: 0.92rem !important;}
     }
     </style>"""
-    "<div class='unanimity-loading' role='status' aria-live='polite'><div "
+    f"<div class='unanimity-loading{'' if st.session_state.get(_DRAWN) else ' unanimity-cold'}' "
+    "role='status' aria-live='polite'><div "
     "class='unanimity-spinner'></div>Computing the view\u2026</div>" + _chart_code_preload(),
     unsafe_allow_html=True,
 )
@@ -135,6 +140,7 @@ st.sidebar.markdown("### :material/balance: Unanimity")
 from dashboard import bundle_app  # noqa: E402
 
 if bundle_app.show():
+    st.session_state[_DRAWN] = True  # a bundle's pages are drawn whole at once
     st.stop()
 ok = False
 with guard("Loading the campaign"):
@@ -182,6 +188,7 @@ page.run()
 ui.page_figures_download(page.url_path or "ranking")
 if ui.page_complete():  # the warm-up goes on with what later pages need (dashboard/data/warm.py)
     warm.page_drawn()
+    st.session_state[_DRAWN] = True
 if os.environ.get("UNANIMITY_TIMING"):  # server time of each run, for the performance checks
     # and when it started, in the seconds of the warm-up's notes (since the server started)
     print(f"[unanimity] {page.url_path or 'leaderboard'} run {time.perf_counter() - _T0:.3f}s, "

@@ -567,3 +567,24 @@ def test_compare_pairs_names_fit_their_170_px_columns(app):
     for col in ("system_a", "system_b"):
         assert table[col].str.len().max() <= 20
     assert table["system_a"].str.contains("\u2026").any()
+
+
+def test_the_spinner_is_a_cold_opens_until_a_whole_page_is_drawn():
+    """The app's spinner (dashboard/app.py) carries the class ``unanimity-cold`` (shown at once)
+    in a session's runs until one has drawn a whole page, then not (shown after 0.3 s, so that
+    quick reruns never flash it). A script test has no browser: its first run draws the whole
+    page, so the second run is the first warm one."""
+
+    def spinner(at: AppTest) -> str:
+        (html,) = [m.value for m in at.markdown if "unanimity-loading" in m.value
+                   and "<div class=" in m.value]
+        return html[html.index("<div class='unanimity-loading"):].split(">", 1)[0]
+
+    at = new_app()
+    at.run()
+    assert_clean(at)
+    assert "unanimity-cold" in spinner(at)
+    at.run()
+    assert "unanimity-cold" not in spinner(at)
+    at.slider(key="alpha").set_value(0.6).run()
+    assert "unanimity-cold" not in spinner(at)

@@ -188,7 +188,7 @@ def test_cold_open_spinner_then_first_chart(page, server):
     with open(OUT.parent / "timings.txt", "a") as f:
         f.write(f"cold open: spinner {boot:.2f}s, connected {shell:.2f}s, first chart "
                 f"{elapsed:.2f}s; {frames} frames, {blank} without feedback, longest "
-                f"{longest:.0f} ms\n")
+                f"{longest:.0f} ms ({what})\n")
     # the spinner in the HTML turns from the first paint on, also while the browser evaluates
     # the chart module (docs/dashboard-in-use.md, "Cold open"); the hand-over to the app's
     # spinner may lose a frame or two, never a visible stretch
