@@ -53,7 +53,8 @@ def _h(gold, induced, c: int, chosen: set, lam: float) -> float:
 def test_each_class_price_is_the_best_set(seed, monkeypatch):
     """V_c(μ) is the largest h_c(T) - μ(T) over every set of clusters at random multipliers and
     λ (below and above 1/2, where the clusters that never pay are told apart differently),
-    its set reaches it, and a search stopped at once still bounds it."""
+    its set reaches it, and a search stopped at once still bounds it, from any first price λ'
+    of the node bound (any λ' ≥ 0 gives a bound)."""
     gold, induced, e = _case(seed)
     if e.n_classes < 2 or e.n_clusters < 2:
         return
@@ -73,6 +74,10 @@ def test_each_class_price_is_the_best_set(seed, monkeypatch):
             with monkeypatch.context() as mp:
                 mp.setattr(microc_columns, "_CLOCK_EVERY", 1)
                 assert cols.price(c, mu, lambda: True)[0] >= best - 1e-9
+                for root in (0.0, float(rng.uniform(0.05, 3.0)), 10.0):
+                    mp.setattr(microc_columns, "_ROOT", root)
+                    assert cols.price(c, mu, lambda: True)[0] >= best - 1e-9, root
+                    assert cols.price(c, mu, lambda: False)[0] == pytest.approx(best, abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(40))

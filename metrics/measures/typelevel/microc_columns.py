@@ -29,9 +29,11 @@ by the remaining clusters holding it, the only ones that can bring it, so that t
 type never exceed it). For λ' ≥ 0,
 2 W φ_c(S) ≤ ψ(W) + λ' S with ψ(W) = max over S in the node's range of 2 W φ_c(S) - λ' S, convex
 and rising in W: below its chord, and h_c - μ(T) becomes a sum over the clusters, the least
-over a few λ' bounding the node. A second bound takes the added W (at most Σ w_k) one range at
-a time, the chord over that range and an LP knapsack within it. At its deadline the search
-returns the largest bound of the nodes left open: any multipliers give a valid bound.
+over a few λ' bounding the node (five, 5% apart, around the parent node's best: the least is
+sharply placed and moves little from a node to its children). A second bound takes the added W
+(at most Σ w_k) one range at a time, the chord over that range and an LP knapsack within it. At
+its deadline the search returns the largest bound of the nodes left open: any multipliers give a
+valid bound.
 """
 
 from __future__ import annotations
@@ -45,10 +47,11 @@ from metrics.measures.typelevel.microc_master import _Model
 __all__ = ["UnionColumns", "union_columns"]
 
 #: The prices λ' of the node bound, as multiples of λ (of _LAM_LEAST when λ is below it): the
-#: bound is the least over them, and the best λ' lies between 0.2 λ and λ at nearly every node
-#: (docs/type-level.md), so the grid is fine there.
-_LAMS = np.array([0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.85, 1.0, 1.2])
-_LAM_LEAST = 0.1
+#: bound is the least over them; each node tries its parent's best price times _STEPS (the
+#: search's root _ROOT), so the prices follow the sharply placed least (docs/type-level.md).
+_STEPS = 0.95 ** np.arange(-2.0, 3.0)
+_ROOT, _LAM_LEAST = 0.35, 0.1
+_PRICE_RANGE = (0.02, 5.0)
 #: Nodes between two looks at the clock in a pricing search, and the nodes at most of one
 #: (past them the nodes left open give their bounds: a looser value of the same bound).
 _CLOCK_EVERY = 64
@@ -86,15 +89,19 @@ class _ClassSearch:
     def h(self, big_s: float, big_w: float) -> float:
         return (2.0 * big_w * big_s / (big_s + self.a) if big_s > 0 else 0.0) - self.lam * big_s
 
-    def bound(self, held, s0: float, w0: float, mu0: float, rest: np.ndarray) -> float:
-        """The least of the two bounds (module docstring) on every completion of the node."""
+    def bound(self, held, s0: float, w0: float, mu0: float, rest: np.ndarray,
+              centre: float) -> tuple[float, float]:
+        """The least of the two bounds (module docstring) on every completion of the node, over
+        the prices ``centre`` times :data:`_STEPS` (multiples of λ), and the price that gave it
+        (that of the range giving the bound)."""
+        mults = np.clip(centre * _STEPS, *_PRICE_RANGE)
         free = ~held
         g = self.gb[:, rest]
         s_hi = self.ms[rest] + (self.mult * free) @ g
         w_hi = self.mw[rest] + (self.multw * free) @ g
         # a type not held can only come from the remaining clusters: its count shared among them
         s_lo = self.ms[rest] + (self.mult * free / np.maximum(g.sum(axis=1), 1.0)) @ g
-        lps = (max(self.lam, _LAM_LEAST) * _LAMS)[:, None]  # any λ' > 0 gives a bound
+        lps = (max(self.lam, _LAM_LEAST) * mults)[:, None]  # any λ' > 0 gives a bound
         coef = lps - self.lam
         w_all, s_max = float(w_hi.sum()), s0 + float(s_hi.sum())
         ends = 2.0 ** np.arange(int(np.log2(max(w_all, 1.0))) + 1)
@@ -115,7 +122,11 @@ class _ClassSearch:
         frac = np.clip((fill[..., None] - before) / np.where(ws > 0, ws, 1.0), 0.0, 1.0)
         knap = np.where(ws.sum(axis=-1) >= lo, (frac * ps).sum(axis=-1) + loose, -np.inf)
         each = p_lo - slope * lo + coef * s0 - mu0 + knap  # (L, I): range 0 the whole one
-        return float(min(each[:, 0].min(), each[:, 1:].min(axis=0).max()))
+        least = each[:, 1:].min(axis=0)
+        r = int(np.argmax(least))
+        if each[:, 0].min() < least[r]:
+            return float(each[:, 0].min()), float(mults[np.argmin(each[:, 0])])
+        return float(least[r]), float(mults[np.argmin(each[:, 1 + r])])
 
     def run(self, start: np.ndarray) -> float:
         """V_c(μ) (a bound on it if the clock ran out), the best set in ``best_set``."""
@@ -131,21 +142,21 @@ class _ClassSearch:
         weight = np.abs(score) + self.lam * (self.mult @ self.gb)
         self.order = np.argsort(-weight, kind="stable")
         self.taken = np.zeros(self.cand.size, dtype=bool)
-        self._visit(0, np.zeros(self.gb.shape[0], dtype=bool), 0.0, 0.0, 0.0)
+        self._visit(0, np.zeros(self.gb.shape[0], dtype=bool), 0.0, 0.0, 0.0, _ROOT)
         return max(self.best, self.open)
 
     def _state(self, t: np.ndarray) -> tuple[float, float]:
         held = (self.gb @ t) > 0
         return (float(self.ms @ t + self.mult @ held), float(self.mw @ t + self.multw @ held))
 
-    def _visit(self, j: int, held, s0: float, w0: float, mu0: float) -> None:
+    def _visit(self, j: int, held, s0: float, w0: float, mu0: float, centre: float) -> None:
         self.nodes += 1
         v = self.h(s0, w0) - mu0
         if v > self.best + 1e-12:
             self.best, self.best_set = v, self.taken.copy()
         if j == self.order.size:
             return
-        b = self.bound(held, s0, w0, mu0, self.order[j:])
+        b, centre = self.bound(held, s0, w0, mu0, self.order[j:], centre)
         if b <= self.best + 1e-9:
             return
         if self.stopped or self.nodes > NODES or (
@@ -158,9 +169,9 @@ class _ClassSearch:
         new = col & ~held
         self.taken[k] = True
         self._visit(j + 1, held | col, s0 + self.ms[k] + self.mult @ new,
-                    w0 + self.mw[k] + self.multw @ new, mu0 + self.mu[k])
+                    w0 + self.mw[k] + self.multw @ new, mu0 + self.mu[k], centre)
         self.taken[k] = False
-        self._visit(j + 1, held, s0, w0, mu0)
+        self._visit(j + 1, held, s0, w0, mu0, centre)
 
 
 class UnionColumns:
