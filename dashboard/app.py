@@ -19,6 +19,8 @@ if str(_ROOT) not in sys.path:  # run as a script: make ``dashboard`` and ``metr
 
 import streamlit as st  # noqa: E402
 
+from dashboard.page_additions import SPINNER_BOX, SPINNER_RING, SPINNER_TEXT  # noqa: E402
+
 _VIEWS = Path(__file__).resolve().parent / "views"
 
 
@@ -60,10 +62,7 @@ st.markdown(
     [data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div,
     [data-testid="stMetricDelta"] div {white-space: normal !important; overflow: visible !important;
         text-overflow: clip !important;}
-    .unanimity-loading {position: fixed; top: 42vh; left: calc(50% + 125px); z-index: 1000;
-        transform: translateX(-50%); align-items: center; gap: 0.7rem;
-        padding: 0.7rem 1.1rem; border-radius: 0.6rem; background: rgba(255,255,255,0.95);
-        box-shadow: 0 2px 10px rgba(0,0,0,0.12); font-size: 1rem; color: #31333F;
+    .unanimity-loading {""" + SPINNER_BOX + """ font-size: 1rem;
         opacity: 0; animation: unanimity-show 0.01s linear 0.3s forwards; display: none;}
     [data-testid="stApp"][data-test-script-state="running"] .unanimity-loading,
     [data-testid="stMain"]:has([data-testid="stSkeleton"]) .unanimity-loading,
@@ -74,9 +73,7 @@ st.markdown(
     [data-testid="stMain"]:has([data-testid="stSkeleton"]) .unanimity-loading,
     [data-testid="stMain"]:has(.st-key-unanimity_below) .unanimity-loading {
         animation-delay: -1s;}
-    .unanimity-spinner {width: 1.3rem; height: 1.3rem; border-radius: 50%;
-        border: 3px solid #D6E4F0; border-top-color: #0072B2;
-        animation: unanimity-spin 0.8s linear infinite;}
+    .unanimity-spinner {""" + SPINNER_RING + """ animation: unanimity-spin 0.8s linear infinite;}
     @keyframes unanimity-spin {to {transform: rotate(360deg);}}
     @keyframes unanimity-show {to {opacity: 1;}}
     @media (max-width: 1200px) {
@@ -91,7 +88,7 @@ st.markdown(
     </style>"""
     f"<div class='unanimity-loading{'' if st.session_state.get(_DRAWN) else ' unanimity-cold'}' "
     "role='status' aria-live='polite'><div "
-    "class='unanimity-spinner'></div>Computing the view\u2026</div>" + _chart_code_preload(),
+    f"class='unanimity-spinner'></div>{SPINNER_TEXT}</div>" + _chart_code_preload(),
     unsafe_allow_html=True,
 )
 

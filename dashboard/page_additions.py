@@ -32,12 +32,23 @@ from pathlib import Path
 
 from dashboard.static_gzip import PREFIX, ASGIApp, Message, Receive, Scope, Send, static_dir
 
-__all__ = ["BOOT_CLASS", "MARK", "PageAdditions", "boot_markup", "chart_module", "early_script"]
+__all__ = ["BOOT_CLASS", "MARK", "SPINNER_BOX", "SPINNER_RING", "SPINNER_TEXT", "PageAdditions",
+           "boot_markup", "chart_module", "early_script"]
 
 #: the attribute that marks the added script (the browser test looks for it)
 MARK = "data-unanimity-chart-early"
 #: the class of the spinner in the page's HTML (the browser test looks for it)
 BOOT_CLASS = "unanimity-boot"
+#: One look and one text for both spinners, this one and the app's (``dashboard/app.py``), so
+#: that the hand-over between them is not seen: the box over the main area beside the sidebar,
+#: the ring (its turning is each style's own), the words.
+SPINNER_BOX = ("position: fixed; top: 42vh; left: calc(50% + 125px); z-index: 1000;"
+               " transform: translateX(-50%); align-items: center; gap: 0.7rem;"
+               " padding: 0.7rem 1.1rem; border-radius: 0.6rem; background: rgba(255,255,255,0.95);"
+               " box-shadow: 0 2px 10px rgba(0,0,0,0.12); color: #31333F;")
+SPINNER_RING = ("width: 1.3rem; height: 1.3rem; border-radius: 50%; border: 3px solid #D6E4F0;"
+                " border-top-color: #0072B2;")
+SPINNER_TEXT = "Computing the view\u2026"
 #: paths whose answers are never the page: Streamlit's files, its endpoints, media, components
 _NOT_PAGES = (PREFIX, "/_stcore", "/media", "/component", "/app/static")
 
@@ -82,21 +93,16 @@ def boot_markup() -> tuple[bytes, bytes]:
     it at an exception or once the page has lost its server for good.
     """
     style = f"""<style>
-.{BOOT_CLASS} {{position: fixed; top: 42vh; left: calc(50% + 125px); z-index: 1000;
-  transform: translateX(-50%); display: flex; align-items: center; gap: 0.7rem;
-  padding: 0.7rem 1.1rem; border-radius: 0.6rem; background: rgba(255,255,255,0.95);
-  box-shadow: 0 2px 10px rgba(0,0,0,0.12); color: #31333F;
+.{BOOT_CLASS} {{{SPINNER_BOX} display: flex;
   font: 1rem "Source Sans", "Source Sans Pro", sans-serif;}}
-.{BOOT_CLASS} > div {{width: 1.3rem; height: 1.3rem; border-radius: 50%;
-  border: 3px solid #D6E4F0; border-top-color: #0072B2;
-  animation: {BOOT_CLASS}-spin 0.8s linear infinite;}}
+.{BOOT_CLASS} > div {{{SPINNER_RING} animation: {BOOT_CLASS}-spin 0.8s linear infinite;}}
 @keyframes {BOOT_CLASS}-spin {{to {{transform: rotate(360deg);}}}}
 body:has([data-testid="stException"]) .{BOOT_CLASS},
 body:has([data-test-connection-state="DISCONNECTED_FOREVER"]) .{BOOT_CLASS} {{display: none;}}
 </style>
 """
     element = f"""<div class="{BOOT_CLASS}" role="status" aria-live="polite"><div></div>\
-Computing the view\u2026</div>
+{SPINNER_TEXT}</div>
 <script>
 (() => {{
   const boot = document.currentScript.previousElementSibling;

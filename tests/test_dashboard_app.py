@@ -24,6 +24,7 @@ import base64
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from dashboard.data import live
+from dashboard.page_additions import SPINNER_BOX, SPINNER_RING, SPINNER_TEXT
 from dashboard.render.report_html import _CSS, _table_html
 from metrics.measures.scoring import evaluate
 from metrics.reports.numbers import format_p
@@ -584,6 +585,10 @@ def test_the_spinner_is_a_cold_opens_until_a_whole_page_is_drawn():
     at.run()
     assert_clean(at)
     assert "unanimity-cold" in spinner(at)
+    # the words and look of the page's own spinner, which it takes over from
+    (html,) = [m.value for m in at.markdown if "unanimity-loading" in m.value
+               and "<div class=" in m.value]
+    assert SPINNER_TEXT in html and SPINNER_BOX in html and SPINNER_RING in html
     at.run()
     assert "unanimity-cold" not in spinner(at)
     at.slider(key="alpha").set_value(0.6).run()

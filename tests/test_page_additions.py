@@ -16,6 +16,7 @@ from dashboard import page_additions
 from dashboard.page_additions import (
     BOOT_CLASS,
     MARK,
+    SPINNER_TEXT,
     PageAdditions,
     boot_markup,
     chart_module,
@@ -133,7 +134,10 @@ def test_the_spinner_goes_once_the_app_shows_or_the_server_is_gone():
     assert f"@keyframes {BOOT_CLASS}-spin" in css
     assert "Computing the view\u2026" in html
     app = (Path(__file__).resolve().parents[1] / "dashboard" / "app.py").read_text()
-    assert "Computing the view\\u2026" in app  # one text across the hand-over
+    # one look and one text across the hand-over: the app's spinner takes them from here (the
+    # app's rendered spinner is checked in tests/test_dashboard_app.py)
+    assert SPINNER_TEXT == "Computing the view\u2026"
+    assert "{SPINNER_TEXT}" in app and "SPINNER_BOX" in app and "SPINNER_RING" in app
     assert "unanimity-loading" in app
 
 
