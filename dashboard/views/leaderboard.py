@@ -22,21 +22,24 @@ from dashboard.figures.uncertainty import (
 from metrics.analyses.baselines import BASELINES
 from metrics.reports.numbers import n_of
 
+#: a measure at a relevance level (ir_measures' ``P(rel=2)@10``): name, level, cut-off
+_LEVEL = re.compile(r"(\w+)\(rel=(\d+)\)(@\d+)?")
+
 
 def _head(name: str) -> str:
     """A metric's name as a narrow column header: a relevance level written after the rest
     (``P(rel=2)@10`` as ``P@10≥2``, which the caption explains), then its first six characters
     and an ellipsis."""
-    level = re.fullmatch(r"(\w+)\(rel=(\d+)\)(@\d+)?", name)
+    level = _LEVEL.fullmatch(name)
     if level:
         name = f"{level[1]}{level[3] or ''}\u2265{level[2]}"
     return name if len(name) <= 7 else name[:6] + "\u2026"
 
 
 def _level_note(heads: tuple[str, str], names: tuple[str, str]) -> str:
-    """The caption's words for the headers with a relevance level (:func:`_head`)."""
-    got = [(h, n, h.rsplit("\u2265", 1)[1]) for h, n in zip(heads, names, strict=True)
-           if "\u2265" in h]
+    """The caption's words for the headers of measures at a relevance level (:func:`_head`)."""
+    got = [(h, n, m[2]) for h, n in zip(heads, names, strict=True)
+           if (m := _LEVEL.fullmatch(n)) and "\u2265" in h]
     if not got:
         return ""
     levels = " or ".join(dict.fromkeys(g[2] for g in got))
